@@ -1,0 +1,72 @@
+"""The `court` command line: argument parsing and dispatch to one module per subcommand.
+
+Exit codes: 0 agreement / success, 1 disagreement or broken expectation (for `eval`: the program's
+own status), 2 usage or input error, 3 the harness itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A bad flag, a missing file, a malformed value: one clear line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def parse_limit(text: str) -> tuple[str, int]:
+    axis, sep, n = text.partition("=")
+    if not sep or not n.isdigit():
+        raise argparse.ArgumentTypeError(f"expected AXIS=N, got {text!r}")
+    return axis, int(n)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="court", description=__doc__.splitlines()[0])
+    p.add_argument("--version", action="version", version=f"court {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    e = sub.add_parser("eval", help="run one program on one implementation, in process")
+    e.add_argument("program", help="the program file (.lspx)")
+    e.add_argument("--impl", default="tree", help="implementation id (default: tree)")
+    group = e.add_mutually_exclusive_group()
+    group.add_argument("--input", help="the input datum, as Lispex text")
+    group.add_argument("--input-file", help="a file holding the input datum")
+    e.add_argument("--profile", help="resource profile id (default lispex-product-native/v1)")
+    e.add_argument("--limit", action="append", type=parse_limit, default=[],
+                   metavar="AXIS=N", help="override one meter limit (repeatable)")
+    e.add_argument("--json", action="store_true", help="print the observation as JSON")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
+        if args.command == "eval":
+            from .eval_cmd import run_eval
+
+            return run_eval(args)
+        raise UsageError(f"court: unknown command {args.command}")
+    except UsageError as u:
+        print(str(u), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""`court eval`: one program, one implementation, in process, like `lispex run`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from implementations import registry
+from implementations.lispex.run import InputError, evaluate
+
+from .cli import UsageError
+
+
+def read_program(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"court: cannot read {path}: {e.strerror}") from None
+
+
+def read_input(args: argparse.Namespace) -> str | None:
+    if args.input_file is None:
+        return args.input
+    try:
+        with open(args.input_file, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"court: cannot read input file {args.input_file}: {e}") from None
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    source = read_program(args.program)
+    input_text = read_input(args)
+    try:
+        backend = registry.load(args.impl)
+    except registry.UnknownImplementation as e:
+        raise UsageError(f"court: {e.args[0]}") from None
+    try:
+        obs = evaluate(source, backend, filename=args.program, input_text=input_text,
+                       profile_id=args.profile, limits=dict(args.limit))
+    except InputError as e:
+        raise UsageError(f"court: invalid input datum: {e.diagnostic.render()}") from None
+    except KeyError as e:
+        raise UsageError(f"court: {e.args[0]}") from None
+    if args.json:
+        sys.stdout.write(json.dumps(obs.to_json(), ensure_ascii=False) + "\n")
+        return obs.exit_status
+    out = sys.stdout
+    out.write(obs.stdout)
+    for v in obs.values:
+        out.write(v + "\n")
+    out.flush()
+    for w in obs.warnings:
+        sys.stderr.write(w.render() + "\n")
+    for d in obs.diagnostics:
+        sys.stderr.write(d.render(args.program) + "\n")
+    return obs.exit_status

@@ -1,0 +1,398 @@
+"""Normalizer: datums with spans -> Core IR with every name resolved.
+
+Derived forms (quasiquote, let*, named let, cond, case, and, or, when, unless, do, function
+define, internal define) are expanded here into the 13 core forms, using hygienic temporaries that
+no user name can capture and hidden intrinsics that no user definition can shadow.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from . import core_ir as ir
+from .derived import DerivedForms
+from .errors import LispexError, ResourceExhausted
+from .forms import FORBIDDEN, RESERVED, SYNTACTIC_KEYWORDS
+from .meters import NORMALIZATION, Meter
+from .scopes import MAX_NESTING, Scope, Temp, _err, _head_name, _is_symbol
+from .span import Span
+from .syntax import SAtom, SList, SVector, to_value
+from .values import Symbol
+
+
+class Normalizer(DerivedForms):
+    def __init__(self, file: str, meter: Meter | None) -> None:
+        self.file = file
+        self.meter = meter
+        self.slots: dict[str, int] = {}
+        self.global_names: list[str] = []
+        self.temps = 0
+        self.nesting = 0
+
+    # -- entry points -------------------------------------------------------------------------
+
+    def program(self, datums: list, pragmas: list[str] | None = None) -> ir.Program:
+        old_limit = sys.getrecursionlimit()
+        # Each level of source nesting costs a few Python frames here; deep programs are bounded
+        # by MAX_NESTING, not by the interpreter's default limit.
+        sys.setrecursionlimit(max(old_limit, MAX_NESTING * 8 + 1000))
+        try:
+            forms: list[ir.Node] = []
+            for d in datums:
+                self.toplevel(d, forms, allow_module=True)
+            return ir.Program(forms, list(self.global_names), self.file, list(pragmas or []))
+        finally:
+            sys.setrecursionlimit(old_limit)
+
+    def toplevel(self, d: Any, out: list, allow_module: bool) -> None:
+        head = _head_name(d)
+        if head == "begin" and d.tail is None:
+            if len(d.items) == 1:
+                raise _err("E130", "begin needs at least one form", d.span)
+            for sub in d.items[1:]:
+                self.toplevel(sub, out, allow_module=False)
+        elif head == "define" and d.tail is None:
+            self.step()
+            name_atom, value = self.parse_define(d, None)
+            slot = self.global_slot(name_atom.value.name)
+            out.append(ir.DefineGlobal(slot, value, name_atom.value.name, d.span))
+        elif head == "module" and d.tail is None:
+            if not allow_module:
+                raise _err("E130", "module is only allowed at the top level of a file", d.span)
+            self.step()
+            for sub in self.module_body(d):
+                self.toplevel(sub, out, allow_module=False)
+        else:
+            out.append(self.expr(d, None, True))
+
+    def module_body(self, d: SList) -> list:
+        items = d.items
+        if len(items) < 2 or not _is_symbol(items[1]):
+            raise _err("E130", "module needs a name: (module name (export id ...) body ...)",
+                       d.span)
+        i = 2
+        while i < len(items) and _head_name(items[i]) in ("export", "import"):
+            clause = items[i]
+            if clause.tail is not None or not all(_is_symbol(x) for x in clause.items[1:]):
+                raise _err("E130", f"malformed {_head_name(clause)} clause", clause.span)
+            for x in clause.items[1:]:
+                self.check_forbidden_symbol(x)
+            i += 1
+        return items[i:]
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        if self.meter is not None:
+            self.meter.charge(NORMALIZATION)
+
+    def temp(self) -> Temp:
+        self.temps += 1
+        return Temp(self.temps)
+
+    def global_slot(self, name: str) -> int:
+        slot = self.slots.get(name)
+        if slot is None:
+            slot = self.slots[name] = len(self.global_names)
+            self.global_names.append(name)
+        return slot
+
+    def check_forbidden_symbol(self, d: SAtom) -> None:
+        if d.value.name in FORBIDDEN:
+            raise LispexError("E120", f"{d.value.name} is not supported in Lispex",
+                              (), d.span, phase="normalizer")
+
+    def binder(self, d: Any) -> str:
+        if not _is_symbol(d):
+            raise _err("E130", "expected an identifier to bind", d.span)
+        name = d.value.name
+        if name in RESERVED:
+            raise _err("E110", f"reserved word {name} cannot be bound", d.span)
+        self.check_forbidden_symbol(d)
+        return name
+
+    def binders(self, atoms: list, what: str) -> list[str]:
+        names = [self.binder(a) for a in atoms]
+        seen: set[str] = set()
+        for a, n in zip(atoms, names, strict=True):
+            if n in seen:
+                raise _err("E130", f"duplicate {what} {n}", a.span)
+            seen.add(n)
+        return names
+
+    def check_quoted(self, d: Any) -> None:
+        stack = [d]
+        while stack:
+            n = stack.pop()
+            t = type(n)
+            if t is SAtom:
+                if type(n.value) is Symbol and n.value.name in FORBIDDEN:
+                    self.check_forbidden_symbol(n)
+            elif t is SList:
+                stack.extend(n.items)
+                if n.tail is not None:
+                    stack.append(n.tail)
+            elif t is SVector:
+                stack.extend(n.items)
+
+    def lookup(self, key: Any, scope: Scope | None) -> tuple[int, int, bool] | None:
+        depth = 0
+        while scope is not None:
+            idx = scope.names.get(key)
+            if idx is not None:
+                return depth, idx, scope.letrec
+            scope = scope.parent
+            depth += 1
+        return None
+
+    def ref(self, key: Any, scope: Scope | None, span: Span) -> ir.Node:
+        found = self.lookup(key, scope)
+        name = str(key)
+        if found is None:
+            return ir.Global(self.global_slot(name), name, span)
+        depth, idx, checked = found
+        return ir.Local(depth, idx, name, checked, span)
+
+    # -- expressions --------------------------------------------------------------------------
+
+    def expr(self, d: Any, scope: Scope | None, tail: bool) -> ir.Node:
+        self.step()
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ResourceExhausted(
+                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+        try:
+            return self._expr(d, scope, tail)
+        finally:
+            self.nesting -= 1
+
+    def _expr(self, d: Any, scope: Scope | None, tail: bool) -> ir.Node:
+        t = type(d)
+        if t is SAtom:
+            v = d.value
+            if type(v) is Symbol:
+                return self.variable(d, scope)
+            return ir.Const(v, d.span)
+        if t is SVector:
+            self.check_quoted(d)
+            return ir.Const(to_value(d, fresh_strings=False), d.span)
+        if d.tail is not None:
+            raise _err("E130", "a dotted list cannot be evaluated", d.span)
+        if not d.items:
+            raise _err("E130", "empty application ()", d.span)
+        head = d.items[0]
+        if _is_symbol(head):
+            name = head.value.name
+            if name in FORBIDDEN:
+                self.check_forbidden_symbol(head)
+            if name in SYNTACTIC_KEYWORDS:
+                return self.special(name, d, scope, tail)
+            if name == "values":
+                return ir.ValuesNode([self.expr(a, scope, False) for a in d.items[1:]], d.span)
+        op = self.expr(head, scope, False)
+        args = [self.expr(a, scope, False) for a in d.items[1:]]
+        return ir.App(op, args, d.span, tail)
+
+    def variable(self, d: SAtom, scope: Scope | None) -> ir.Node:
+        name = d.value.name
+        if name in FORBIDDEN:
+            self.check_forbidden_symbol(d)
+        if name in SYNTACTIC_KEYWORDS:
+            raise _err("E110", f"reserved word {name} cannot be used as a value", d.span)
+        return self.ref(name, scope, d.span)
+
+    def seq(self, forms: list, scope: Scope | None, tail: bool, span: Span) -> ir.Node:
+        nodes = [self.expr(f, scope, tail and i == len(forms) - 1) for i, f in enumerate(forms)]
+        return nodes[0] if len(nodes) == 1 else ir.Seq(nodes, span)
+
+    def body(self, forms: list, scope: Scope | None, tail: bool, span: Span) -> ir.Node:
+        """A body: leading internal definitions (as letrec*), then at least one expression."""
+        defs = []
+        i = 0
+        while i < len(forms) and _head_name(forms[i]) == "define":
+            defs.append(forms[i])
+            i += 1
+        rest = forms[i:]
+        if not rest:
+            raise _err("E130", "a body needs at least one expression after its definitions",
+                       span)
+        if not defs:
+            return self.seq(rest, scope, tail, span)
+        names = []
+        for dd in defs:
+            self.step()
+            names.append(self.define_target(dd))
+        atoms = [a for a, _ in names]
+        keys = self.binders(atoms, "definition of")
+        inner = Scope(keys, scope, letrec=True)
+        inits = [self.define_value(dd, inner) for dd in defs]
+        return ir.Letrec(inits, self.seq(rest, inner, tail, span), span)
+
+    def define_target(self, d: SList) -> tuple[SAtom, Any]:
+        items = d.items
+        if len(items) >= 2 and type(items[1]) is SList:
+            sig = items[1]
+            if not sig.items or not _is_symbol(sig.items[0]):
+                raise _err("E130", "malformed define: expected (define (name param ...) body ...)",
+                           d.span)
+            if len(items) < 3:
+                raise _err("E130", "a procedure definition needs a body", d.span)
+            return sig.items[0], None
+        if len(items) != 3 or not _is_symbol(items[1]):
+            raise _err("E130", "malformed define: expected (define name expression)", d.span)
+        return items[1], None
+
+    def define_value(self, d: SList, scope: Scope | None) -> ir.Node:
+        items = d.items
+        if type(items[1]) is SList:
+            sig = items[1]
+            name = sig.items[0].value.name
+            formals = SList(sig.items[1:], sig.tail, sig.span)
+            return self.lambda_(formals, items[2:], scope, name, d.span)
+        return self.named_expr(items[2], scope, items[1].value.name)
+
+    def parse_define(self, d: SList, scope: Scope | None) -> tuple[SAtom, ir.Node]:
+        atom, _ = self.define_target(d)
+        self.binder(atom)
+        return atom, self.define_value(d, scope)
+
+    def named_expr(self, d: Any, scope: Scope | None, name: str) -> ir.Node:
+        """An expression whose value is bound to ``name``: a lambda there takes the name."""
+        if _head_name(d) == "lambda" and d.tail is None:
+            self.step()
+            if len(d.items) < 3:
+                raise _err("E130", "lambda needs parameters and a body", d.span)
+            return self.lambda_(d.items[1], d.items[2:], scope, name, d.span)
+        return self.expr(d, scope, False)
+
+    def lambda_(self, formals: Any, body: list, scope: Scope | None, name: str | None,
+                span: Span) -> ir.Lambda:
+        if _is_symbol(formals):
+            params, rest = [], formals
+        elif type(formals) is SList:
+            params, rest = formals.items, formals.tail
+            if rest is not None and not _is_symbol(rest):
+                raise _err("E130", "the rest parameter must be an identifier", rest.span)
+        else:
+            raise _err("E130", "lambda parameters must be a list of identifiers", formals.span)
+        atoms = params + ([rest] if rest is not None else [])
+        names = self.binders(atoms, "parameter")
+        inner = Scope(names, scope)
+        return ir.Lambda(len(params), rest is not None, self.body(body, inner, True, span), name,
+                         span)
+
+    def bindings(self, d: Any, form: str) -> list[tuple[SAtom, Any]]:
+        if type(d) is not SList or d.tail is not None:
+            raise _err("E130", f"{form} bindings must be a list of (name value)", d.span)
+        out = []
+        for b in d.items:
+            if type(b) is not SList or b.tail is not None or len(b.items) != 2:
+                raise _err("E130", f"malformed {form} binding: expected (name value)", b.span)
+            out.append((b.items[0], b.items[1]))
+        return out
+
+    # -- special forms ------------------------------------------------------------------------
+
+    def special(self, name: str, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        method = getattr(self, "form_" + name.replace("!", "_bang").replace("*", "_star"), None)
+        if method is None:
+            # define, export, import, module, unquote, unquote-splicing out of place.
+            where = {
+                "define": "at the top level or at the start of a body",
+                "module": "at the top level of a file",
+                "export": "in a module header",
+                "import": "in a module header",
+                "unquote": "inside quasiquote",
+                "unquote-splicing": "inside a list in quasiquote",
+            }.get(name, "here")
+            raise _err("E130", f"{name} is only allowed {where}", d.span)
+        return method(d, scope, tail)
+
+    def form_quote(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        if len(d.items) != 2:
+            raise _err("E130", "quote takes exactly one datum", d.span)
+        self.check_quoted(d.items[1])
+        return ir.Const(to_value(d.items[1], fresh_strings=False), d.span)
+
+    def form_if(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        if len(d.items) != 4:
+            raise _err("E130", "if needs a test, a consequent and an alternative", d.span)
+        return ir.If(self.expr(d.items[1], scope, False), self.expr(d.items[2], scope, tail),
+                     self.expr(d.items[3], scope, tail), d.span)
+
+    def form_lambda(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        if len(d.items) < 3:
+            raise _err("E130", "lambda needs parameters and a body", d.span)
+        return self.lambda_(d.items[1], d.items[2:], scope, None, d.span)
+
+    def form_begin(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        if len(d.items) < 2:
+            raise _err("E130", "begin needs at least one expression", d.span)
+        return self.seq(d.items[1:], scope, tail, d.span)
+
+    def form_set_bang(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        if len(d.items) != 3 or not _is_symbol(d.items[1]):
+            raise _err("E130", "malformed set!: expected (set! name expression)", d.span)
+        target = d.items[1]
+        name = target.value.name
+        if name in RESERVED:
+            raise _err("E110", f"reserved word {name} cannot be assigned", target.span)
+        self.check_forbidden_symbol(target)
+        value = self.named_expr(d.items[2], scope, name)
+        found = self.lookup(name, scope)
+        if found is None:
+            return ir.SetGlobal(self.global_slot(name), value, name, d.span)
+        return ir.SetLocal(found[0], found[1], value, name, d.span)
+
+    def form_let(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        items = d.items
+        if len(items) >= 2 and _is_symbol(items[1]):
+            return self.named_let(d, scope, tail)
+        if len(items) < 3:
+            raise _err("E130", "let needs bindings and a body", d.span)
+        pairs = self.bindings(items[1], "let")
+        names = self.binders([a for a, _ in pairs], "binding of")
+        inits = [self.named_expr(v, scope, n) for (_, v), n in zip(pairs, names, strict=True)]
+        inner = Scope(names, scope)
+        return ir.Let(inits, self.body(items[2:], inner, tail, d.span), d.span)
+
+    def form_letrec(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        if len(d.items) < 3:
+            raise _err("E130", "letrec needs bindings and a body", d.span)
+        pairs = self.bindings(d.items[1], "letrec")
+        names = self.binders([a for a, _ in pairs], "binding of")
+        inner = Scope(names, scope, letrec=True)
+        inits = [self.named_expr(v, inner, n) for (_, v), n in zip(pairs, names, strict=True)]
+        return ir.Letrec(inits, self.body(d.items[2:], inner, tail, d.span), d.span)
+
+    def form_guard(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
+        items = d.items
+        if len(items) < 3 or type(items[1]) is not SList or items[1].tail is not None \
+                or not items[1].items:
+            raise _err("E130", "malformed guard: expected (guard (var clause ...) body ...)",
+                       d.span)
+        spec = items[1]
+        var = self.binder(spec.items[0])
+        body = self.body(items[2:], scope, False, d.span)
+        inner = Scope([var], scope)
+        clauses: list[tuple[ir.Node, ir.Node | None]] = []
+        else_body = None
+        cl = spec.items[1:]
+        for i, c in enumerate(cl):
+            parts = self.clause_parts(c, "guard")
+            if _is_symbol(parts[0]) and parts[0].value.name == "else":
+                if i != len(cl) - 1:
+                    raise _err("E130", "else must be the last guard clause", c.span)
+                if len(parts) < 2:
+                    raise _err("E130", "an else clause needs a body", c.span)
+                else_body = self.seq(parts[1:], inner, tail, c.span)
+                continue
+            test = self.expr(parts[0], inner, False)
+            clauses.append((test, self.seq(parts[1:], inner, tail, c.span)
+                            if len(parts) > 1 else None))
+        return ir.Guard(body, clauses, else_body, d.span)
+
+def normalize(datums: list, file: str, meter: Meter | None = None,
+              pragmas: list[str] | None = None) -> ir.Program:
+    return Normalizer(file, meter).program(datums, pragmas)

@@ -1,0 +1,574 @@
+"""The tree interpreter's machine: walks Core IR with an explicit control stack.
+
+State is ``mode`` plus registers (``node``/``env`` to evaluate, ``val`` to return, ``vals`` to
+apply) and the control stack ``k`` of frames (tuples tagged with small ints). Evaluating a
+sub-expression that is not a leaf pushes a frame; calling a closure pushes nothing when the call is
+in tail position, so tail calls run in constant space, and a ``RET`` marker otherwise, which
+counts the non-tail depth the recursion limit bounds. No Lispex call ever recurses in Python.
+
+Conditions (``raise``, primitive faults) are dispatched to the handler chain in place, R7RS style;
+escapes (continuations, guard) unwind the stack frame by frame, running dynamic-wind ``after``
+thunks on the way. Resource exhaustion is a Python exception that nothing here catches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from implementations.lispex import core_ir as ir
+from implementations.lispex.errors import LispexError, Raised, ResourceExhausted
+from implementations.lispex.meters import MACHINE, RECURSION_LIMIT, Meter
+from implementations.lispex.values import (
+    NO_VALUES,
+    ErrorObject,
+    Primitive,
+    Procedure,
+    Str,
+    Values,
+    list_from,
+    list_to_python,
+)
+
+from .guest import GENERATORS
+from .objects import Closure, Continuation, GuardHandler
+
+UNBOUND = object()
+UNINIT = object()
+
+EVAL, ARGS, RET, APPLY, UNWIND = range(5)
+
+(F_ARGS, F_IF, F_SEQ, F_LET, F_LETREC, F_SETL, F_SETG, F_DEFG, F_VALUES, F_RET, F_GEN, F_CWV,
+ F_CC, F_DW_BEFORE, F_DW, F_DW_DONE, F_HANDLERS, F_RAISE, F_GUARD, F_GCLAUSE, F_UNWIND) = range(21)
+
+RET_FRAME = (F_RET,)
+
+Local, Const, Global, Intrinsic = ir.Local, ir.Const, ir.Global, ir.Intrinsic
+App, If, Lambda, Seq = ir.App, ir.If, ir.Lambda, ir.Seq
+
+
+def _mv(span: Any, v: Values) -> LispexError:
+    return LispexError("E320", f"expected one value, got {len(v.items)}", (), span)
+
+
+def _arity(name: str | None, expected: str, got: int) -> LispexError:
+    who = name or "anonymous procedure"
+    return LispexError("E302", f"{who}: expected {expected} argument(s), got {got}", ())
+
+
+def _error_object(e: LispexError, span: Any) -> ErrorObject:
+    return ErrorObject(e.code, Str(e.message), list_from(e.irritants), e.span or span)
+
+
+class Machine:
+    def __init__(self, program: ir.Program, prims: dict[str, Primitive], ctx: Any, meter: Meter,
+                 input_value: Any = UNBOUND) -> None:
+        self.prims = prims
+        self.ctx = ctx
+        self.meter = meter
+        gv = [UNBOUND] * len(program.globals)
+        for i, name in enumerate(program.globals):
+            p = prims.get(name)
+            if p is not None:
+                gv[i] = p
+            elif name == "input":
+                gv[i] = input_value
+        self.gv = gv
+        self.steps = 0
+        self.step_limit = meter.remaining(MACHINE)
+
+    def settle(self) -> None:
+        self.meter.used[MACHINE] += min(self.steps, self.step_limit)
+        self.steps = 0
+        self.step_limit = self.meter.remaining(MACHINE)
+
+    def exhausted(self) -> ResourceExhausted:
+        return ResourceExhausted("machine-transition-limit",
+                                 f"machine-transition limit of {self.meter.limits[MACHINE]} "
+                                 "exceeded")
+
+    # The loop below is long on purpose: keeping the hot path in one function with local
+    # variables is what makes a Python tree-walker fast enough.
+    def run(self, form: ir.Node) -> Any:  # noqa: C901
+        gv = self.gv
+        prims = self.prims
+        ctx = self.ctx
+        k: list = []
+        handlers: Any = None
+        depth = 0
+        steps = self.steps
+        slimit = self.step_limit
+        mode = EVAL
+        node: Any = form
+        env: Any = None
+        val: Any = None
+        vals: list = []
+        tail = True
+        site: Any = form
+        unwind_target = 0
+        unwind_action: Any = None
+        try:
+            while True:
+                try:
+                    while True:
+                        if mode == EVAL:
+                            steps += 1
+                            if steps > slimit:
+                                raise self.exhausted()
+                            t = type(node)
+                            if t is App:
+                                vals = []
+                                i = 0
+                                mode = ARGS
+                                continue
+                            if t is Local:
+                                e = env
+                                d = node.depth
+                                while d:
+                                    e = e[0]
+                                    d -= 1
+                                val = e[node.index + 1]
+                                if val is UNINIT:
+                                    raise LispexError("E321", f"{node.name} is read before it is "
+                                                      "initialised", (), node.span)
+                                mode = RET
+                            elif t is Const:
+                                val = node.value
+                                mode = RET
+                            elif t is Global:
+                                val = gv[node.slot]
+                                if val is UNBOUND:
+                                    raise LispexError("E300", f"unbound variable {node.name}", (),
+                                                      node.span)
+                                mode = RET
+                            elif t is If:
+                                k.append((F_IF, node, env))
+                                node = node.test
+                            elif t is Lambda:
+                                val = Closure(node, env)
+                                mode = RET
+                            elif t is Seq:
+                                k.append((F_SEQ, node, env, 1))
+                                node = node.exprs[0]
+                            elif t is ir.Let:
+                                if node.inits:
+                                    k.append((F_LET, node, env, [], 1))
+                                    node = node.inits[0]
+                                else:
+                                    env = [env]
+                                    node = node.body
+                            elif t is ir.Letrec:
+                                env = [env] + [UNINIT] * len(node.inits)
+                                k.append((F_LETREC, node, env, 0))
+                                node = node.inits[0]
+                            elif t is ir.ValuesNode:
+                                if node.args:
+                                    k.append((F_VALUES, node, env, [], 1))
+                                    node = node.args[0]
+                                else:
+                                    val = NO_VALUES
+                                    mode = RET
+                            elif t is ir.SetLocal:
+                                k.append((F_SETL, node, env))
+                                node = node.value
+                            elif t is ir.SetGlobal:
+                                k.append((F_SETG, node))
+                                node = node.value
+                            elif t is ir.DefineGlobal:
+                                k.append((F_DEFG, node))
+                                node = node.value
+                            elif t is Intrinsic:
+                                val = prims[node.name]
+                                mode = RET
+                            elif t is ir.Guard:
+                                frame = (F_GUARD, node, env, handlers)
+                                handlers = (GuardHandler(len(k)), handlers)
+                                k.append(frame)
+                                node = node.body
+                            else:
+                                raise TypeError(f"unknown Core IR node {t.__name__}")
+                            continue
+
+                        if mode == ARGS:
+                            # Operator and operands left to right; leaves are read in place,
+                            # anything else is evaluated under an F_ARGS frame.
+                            parts = node.parts
+                            n = len(parts)
+                            while i < n:
+                                x = parts[i]
+                                tx = type(x)
+                                if tx is Local:
+                                    e = env
+                                    d = x.depth
+                                    while d:
+                                        e = e[0]
+                                        d -= 1
+                                    v = e[x.index + 1]
+                                    if v is UNINIT:
+                                        raise LispexError("E321", f"{x.name} is read before it "
+                                                          "is initialised", (), x.span)
+                                elif tx is Const:
+                                    v = x.value
+                                elif tx is Global:
+                                    v = gv[x.slot]
+                                    if v is UNBOUND:
+                                        raise LispexError("E300", f"unbound variable {x.name}",
+                                                          (), x.span)
+                                elif tx is Intrinsic:
+                                    v = prims[x.name]
+                                else:
+                                    break
+                                vals.append(v)
+                                i += 1
+                            if i < n:
+                                k.append((F_ARGS, node, env, vals, i))
+                                node = parts[i]
+                                mode = EVAL
+                                continue
+                            site = node
+                            tail = node.tail
+                            mode = APPLY
+
+                        if mode == RET:
+                            if not k:
+                                return val
+                            fr = k.pop()
+                            tag = fr[0]
+                            if tag == F_ARGS:
+                                node, env, vals, i = fr[1], fr[2], fr[3], fr[4]
+                                if type(val) is Values:
+                                    raise _mv(node.parts[i].span, val)
+                                vals.append(val)
+                                i += 1
+                                mode = ARGS
+                            elif tag == F_RET:
+                                depth -= 1
+                            elif tag == F_IF:
+                                node = fr[1]
+                                if type(val) is Values:
+                                    raise _mv(node.test.span, val)
+                                env = fr[2]
+                                node = node.else_ if val is False else node.then
+                                mode = EVAL
+                            elif tag == F_SEQ:
+                                node, env, i = fr[1], fr[2], fr[3]
+                                exprs = node.exprs
+                                if i + 1 < len(exprs):
+                                    k.append((F_SEQ, node, env, i + 1))
+                                node = exprs[i]
+                                mode = EVAL
+                            elif tag == F_GEN:
+                                gen = fr[1]
+                                try:
+                                    f, args = gen.send(val)
+                                except StopIteration as stop:
+                                    val = stop.value
+                                else:
+                                    k.append(fr)
+                                    vals = [f, *args]
+                                    tail = False
+                                    mode = APPLY
+                            elif tag == F_LET:
+                                node, env, lv, i = fr[1], fr[2], fr[3], fr[4]
+                                if type(val) is Values:
+                                    raise _mv(node.inits[i - 1].span, val)
+                                lv.append(val)
+                                if i < len(node.inits):
+                                    k.append((F_LET, node, env, lv, i + 1))
+                                    node = node.inits[i]
+                                else:
+                                    env = [env, *lv]
+                                    node = node.body
+                                mode = EVAL
+                            elif tag == F_LETREC:
+                                node, env, i = fr[1], fr[2], fr[3]
+                                if type(val) is Values:
+                                    raise _mv(node.inits[i].span, val)
+                                env[i + 1] = val
+                                i += 1
+                                if i < len(node.inits):
+                                    k.append((F_LETREC, node, env, i))
+                                    node = node.inits[i]
+                                else:
+                                    node = node.body
+                                mode = EVAL
+                            elif tag == F_VALUES:
+                                node, env, vv, i = fr[1], fr[2], fr[3], fr[4]
+                                if type(val) is Values:
+                                    raise _mv(node.args[i - 1].span, val)
+                                vv.append(val)
+                                if i < len(node.args):
+                                    k.append((F_VALUES, node, env, vv, i + 1))
+                                    node = node.args[i]
+                                    mode = EVAL
+                                else:
+                                    val = vv[0] if len(vv) == 1 else Values(tuple(vv))
+                            elif tag == F_SETL:
+                                node, e = fr[1], fr[2]
+                                if type(val) is Values:
+                                    raise _mv(node.value.span, val)
+                                d = node.depth
+                                while d:
+                                    e = e[0]
+                                    d -= 1
+                                e[node.index + 1] = val
+                                val = NO_VALUES
+                            elif tag == F_SETG:
+                                node = fr[1]
+                                if type(val) is Values:
+                                    raise _mv(node.value.span, val)
+                                if gv[node.slot] is UNBOUND:
+                                    raise LispexError("E303", f"set! of unbound variable "
+                                                      f"{node.name}", (), node.span)
+                                gv[node.slot] = val
+                                val = NO_VALUES
+                            elif tag == F_DEFG:
+                                node = fr[1]
+                                if type(val) is Values:
+                                    raise _mv(node.value.span, val)
+                                gv[node.slot] = val
+                                val = NO_VALUES
+                            else:
+                                mode, val, vals, tail, handlers, depth, node, env = self.control(
+                                    fr, k, val, handlers, depth)
+                                if mode == UNWIND:
+                                    unwind_target, unwind_action = node
+                            continue
+
+                        if mode == APPLY:
+                            steps += 1
+                            if steps > slimit:
+                                raise self.exhausted()
+                            fn = vals[0]
+                            tf = type(fn)
+                            if tf is Closure:
+                                lam = fn.lam
+                                n = len(vals) - 1
+                                if lam.rest:
+                                    np = lam.nparams
+                                    if n < np:
+                                        raise _arity(fn.name, f"at least {np}", n)
+                                    rest = list_from(vals[np + 1:])
+                                    del vals[np + 1:]
+                                    vals.append(rest)
+                                elif n != lam.nparams:
+                                    raise _arity(fn.name, str(lam.nparams), n)
+                                vals[0] = fn.env
+                                if not tail:
+                                    depth += 1
+                                    if depth > RECURSION_LIMIT:
+                                        raise ResourceExhausted(
+                                            "recursion-limit",
+                                            f"non-tail call depth passed {RECURSION_LIMIT}")
+                                    k.append(RET_FRAME)
+                                env = vals
+                                node = lam.body
+                                mode = EVAL
+                                continue
+                            if tf is Primitive:
+                                n = len(vals) - 1
+                                if not (n >= fn.min_args and (fn.max_args < 0 or n <= fn.max_args)):
+                                    raise LispexError(
+                                        "E302", f"{fn.name}: expected {_arity_text(fn)} "
+                                        f"argument(s), got {n}", ())
+                                if not fn.backend:
+                                    if fn.needs_context:
+                                        ctx.site = site.span
+                                        val = fn.fn(ctx, *vals[1:])
+                                    elif n == 1:
+                                        val = fn.fn(vals[1])
+                                    elif n == 2:
+                                        val = fn.fn(vals[1], vals[2])
+                                    else:
+                                        val = fn.fn(*vals[1:])
+                                    mode = RET
+                                    continue
+                                gen_fn = GENERATORS.get(fn.name)
+                                if gen_fn is not None:
+                                    gen = gen_fn(*vals[1:])
+                                    frame = (F_GEN, gen)
+                                    k.append(frame)
+                                    try:
+                                        f, args = next(gen)
+                                    except StopIteration as stop:
+                                        k.pop()
+                                        val = stop.value
+                                        mode = RET
+                                    else:
+                                        vals = [f, *args]
+                                        tail = False
+                                    continue
+                                mode, val, vals, tail, handlers, node = self.special(
+                                    fn, vals, tail, k, handlers, site)
+                                if mode == UNWIND:
+                                    unwind_target, unwind_action = node
+                                continue
+                            if tf is Continuation:
+                                if not fn.active:
+                                    raise LispexError("E340", "escape continuation is no longer "
+                                                      "active", ())
+                                args = vals[1:]
+                                val = args[0] if len(args) == 1 else Values(tuple(args))
+                                unwind_target, unwind_action = fn.index, ("deliver", val)
+                                mode = UNWIND
+                                continue
+                            raise LispexError("E301", "attempt to call a non-procedure",
+                                              (fn,))
+
+                        # mode == UNWIND: pop frames down to the target, running `after` thunks.
+                        while len(k) > unwind_target + 1:
+                            fr = k.pop()
+                            tag = fr[0]
+                            if tag == F_RET:
+                                depth -= 1
+                            elif tag == F_CC:
+                                fr[1].active = False
+                            elif tag == F_DW:
+                                k.append((F_UNWIND, unwind_target, unwind_action))
+                                handlers = fr[2]
+                                vals = [fr[1]]
+                                tail = False
+                                mode = APPLY
+                                break
+                        else:
+                            fr = k.pop()
+                            if unwind_action[0] == "deliver":
+                                fr[1].active = False
+                                handlers = fr[2]
+                                val = unwind_action[1]
+                                mode = RET
+                            else:
+                                _, payload, continuable, span = unwind_action
+                                node, env, handlers = fr[1], [fr[2], payload], fr[3]
+                                mode, node, val = self.guard_next(node, env, 0, payload,
+                                                                  continuable, span, k)
+                                if mode == APPLY:  # no clause matched: raise again
+                                    mode, val, vals, tail, handlers, node = self.signal(
+                                        payload, continuable, span, k, handlers)
+                                    if mode == UNWIND:
+                                        unwind_target, unwind_action = node
+                except LispexError as err:
+                    span = err.span if err.span is not None else getattr(site, "span", None)
+                    payload = _error_object(err, span)
+                    mode, val, vals, tail, handlers, node = self.signal(payload, False, span, k,
+                                                                        handlers)
+                    if mode == UNWIND:
+                        unwind_target, unwind_action = node
+        finally:
+            self.steps = steps
+            self.settle()
+
+    # -- rarely taken paths, kept out of the hot loop ------------------------------------------
+
+    def signal(self, payload: Any, continuable: bool, span: Any, k: list, handlers: Any) -> tuple:
+        """Offer ``payload`` to the innermost handler. Returns the machine state to continue."""
+        if handlers is None:
+            raise Raised(payload, span)
+        h, outer = handlers
+        if type(h) is GuardHandler:
+            return UNWIND, None, [], False, handlers, (h.index, ("guard", payload, continuable,
+                                                                 span))
+        k.append((F_RAISE, continuable, payload, handlers, span))
+        return APPLY, None, [h, payload], False, outer, None
+
+    def guard_next(self, node: ir.Guard, env: list, i: int, payload: Any, continuable: bool,
+                   span: Any, k: list) -> tuple:
+        """Evaluate guard clause ``i`` (or the else body); APPLY means nothing matched."""
+        if i < len(node.clauses):
+            k.append((F_GCLAUSE, node, env, i, payload, continuable, span))
+            return EVAL, node.clauses[i][0], None
+        if node.else_body is not None:
+            return EVAL, node.else_body, None
+        return APPLY, None, None
+
+    def control(self, fr: tuple, k: list, val: Any, handlers: Any, depth: int) -> tuple:
+        """Return to a control frame. Returns (mode, val, vals, tail, handlers, depth, node, env)."""
+        tag = fr[0]
+        if tag == F_CWV:
+            args = val.items if type(val) is Values else (val,)
+            return APPLY, None, [fr[1], *args], fr[2], handlers, depth, None, None
+        if tag == F_CC:
+            fr[1].active = False
+            return RET, val, [], False, handlers, depth, None, None
+        if tag == F_DW_BEFORE:
+            _, thunk, after, saved = fr
+            k.append((F_DW, after, saved))
+            return APPLY, None, [thunk], False, handlers, depth, None, None
+        if tag == F_DW:
+            k.append((F_DW_DONE, val))
+            return APPLY, None, [fr[1]], False, fr[2], depth, None, None
+        if tag == F_DW_DONE:
+            return RET, fr[1], [], False, handlers, depth, None, None
+        if tag == F_HANDLERS:
+            return RET, val, [], False, fr[1], depth, None, None
+        if tag == F_GUARD:
+            return RET, val, [], False, fr[3], depth, None, None
+        if tag == F_RAISE:
+            _, continuable, payload, saved, span = fr
+            if continuable:
+                return RET, val, [], False, saved, depth, None, None
+            err = ErrorObject("E332", Str("exception handler returned from a non-continuable "
+                                          "raise"), list_from([payload]), span)
+            mode, val, vals, tail, handlers, node = self.signal(err, False, span, k, handlers)
+            return mode, val, vals, tail, handlers, depth, node, None
+        if tag == F_GCLAUSE:
+            _, node, env, i, payload, continuable, span = fr
+            if type(val) is Values:
+                raise _mv(node.clauses[i][0].span, val)
+            if val is not False:
+                body = node.clauses[i][1]
+                if body is None:
+                    return RET, val, [], False, handlers, depth, None, None
+                return EVAL, None, [], False, handlers, depth, body, env
+            mode, nxt, _ = self.guard_next(node, env, i + 1, payload, continuable, span, k)
+            if mode == EVAL:
+                return EVAL, None, [], False, handlers, depth, nxt, env
+            mode, val, vals, tail, handlers, node = self.signal(payload, continuable, span, k,
+                                                                handlers)
+            return mode, val, vals, tail, handlers, depth, node, None
+        if tag == F_UNWIND:
+            return UNWIND, None, [], False, handlers, depth, (fr[1], fr[2]), None
+        raise TypeError(f"unknown frame tag {tag}")
+
+    def special(self, fn: Primitive, vals: list, tail: bool, k: list, handlers: Any,
+                site: Any) -> tuple:
+        """The control primitives. Returns (mode, val, vals, tail, handlers, node)."""
+        name = fn.name
+        args = vals[1:]
+        if name == "apply":
+            spread = list_to_python(args[-1])
+            if spread is None:
+                raise LispexError("E310", "apply: the last argument must be a proper list",
+                                  (args[-1],))
+            return APPLY, None, [args[0], *args[1:-1], *spread], tail, handlers, None
+        if name == "values":
+            return RET, (args[0] if len(args) == 1 else Values(tuple(args))), [], tail, \
+                handlers, None
+        if name == "call-with-values":
+            k.append((F_CWV, args[1], tail))
+            return APPLY, None, [args[0]], False, handlers, None
+        if name == "call-with-current-continuation":
+            cont = Continuation(len(k))
+            k.append((F_CC, cont, handlers))
+            return APPLY, None, [args[0], cont], False, handlers, None
+        if name == "dynamic-wind":
+            before, thunk, after = args
+            k.append((F_DW_BEFORE, thunk, after, handlers))
+            return APPLY, None, [before], False, handlers, None
+        if name == "with-exception-handler":
+            handler, thunk = args
+            if not isinstance(handler, Procedure):
+                raise LispexError("E312", "with-exception-handler: expected a procedure as the "
+                                  "handler", (handler,))
+            k.append((F_HANDLERS, handlers))
+            return APPLY, None, [thunk], False, (handler, handlers), None
+        if name in ("raise", "raise-continuable"):
+            return self.signal(args[0], name == "raise-continuable", site.span, k, handlers)
+        raise TypeError(f"primitive {name} has no tree implementation")
+
+
+def _arity_text(p: Primitive) -> str:
+    if p.max_args < 0:
+        return f"at least {p.min_args}"
+    if p.min_args == p.max_args:
+        return str(p.min_args)
+    return f"{p.min_args} to {p.max_args}"
