@@ -11,24 +11,14 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .usage import UsageError, parse_limit
 
 EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    """A bad flag, a missing file, a malformed value: one clear line, exit 2."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
-
-
-def parse_limit(text: str) -> tuple[str, int]:
-    axis, sep, n = text.partition("=")
-    if not sep or not n.isdigit():
-        raise argparse.ArgumentTypeError(f"expected AXIS=N, got {text!r}")
-    return axis, int(n)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,6 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--limit", action="append", type=parse_limit, default=[],
                    metavar="AXIS=N", help="override one meter limit (repeatable)")
     e.add_argument("--json", action="store_true", help="print the observation as JSON")
+
+    from .compare_cmd import add_arguments
+
+    c = sub.add_parser("compare", help="run one program on every member of a court and compare")
+    add_arguments(c)
+
+    pr = sub.add_parser("products", help="list products and courts, and whether each can run")
+    pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    pr.add_argument("--json", action="store_true", help="print as JSON")
     return p
 
 
@@ -60,6 +59,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .eval_cmd import run_eval
 
             return run_eval(args)
+        if args.command == "compare":
+            from .compare_cmd import run_compare
+
+            return run_compare(args)
+        if args.command == "products":
+            from .compare_cmd import run_products
+
+            return run_products(args)
         raise UsageError(f"court: unknown command {args.command}")
     except UsageError as u:
         print(str(u), file=sys.stderr)

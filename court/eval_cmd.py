@@ -9,7 +9,7 @@ import sys
 from implementations import registry
 from implementations.lispex.run import InputError, evaluate
 
-from .cli import UsageError
+from .usage import UsageError
 
 
 def read_program(path: str) -> bytes:

@@ -1,0 +1,169 @@
+"""`court compare` and `court products`: one program on a court, from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from .eval_cmd import read_input, read_program
+from .products import ConfigError, load_config, resolve
+from .session import CourtSession, InputRejected
+from .supervisor import Limits
+from .usage import UsageError, parse_limit
+
+RESULT_SCHEMA = "lispex.court-result/v1"
+EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("program", help="the program file (.lspx)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--input", help="the input datum, as Lispex text")
+    group.add_argument("--input-file", help="a file holding the input datum")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--court", help="court name (default tree-rust)")
+    who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
+    p.add_argument("--profile", help="resource profile id")
+    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N",
+                   help="override one meter limit (repeatable)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member (default 10)")
+    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                   help="address-space limit per worker in MiB (default 2048)")
+    p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
+    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--strict", action="store_true", help="not-comparable exits 1")
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    meter = {}
+    for text in args.limit:
+        try:
+            axis, n = parse_limit(text)
+        except argparse.ArgumentTypeError as e:
+            raise UsageError(f"court: --limit: {e}") from None
+        meter[axis] = n
+    if args.timeout <= 0:
+        raise UsageError("court: --timeout must be positive")
+    return Limits(timeout=args.timeout, memory_bytes=args.memory_limit << 20,
+                  profile=args.profile, meter_limits=meter)
+
+
+def config_from(args: argparse.Namespace):
+    try:
+        return load_config(Path(args.config) if args.config else None)
+    except ConfigError as e:
+        raise UsageError(f"court: {e}") from None
+
+
+def unavailable_result(res: Any) -> dict[str, Any]:
+    return {"schema": RESULT_SCHEMA, "court": res.court, "status": "unavailable",
+            "verdict": None, "observations": {}, "factions": [], "divergence": None,
+            "missing_prerequisites": res.missing, "attempted_routes": res.attempted_routes,
+            "faults": [], "core_ir_id": None}
+
+
+def result_json(court: str, case: Any, faults: list) -> dict[str, Any]:
+    v = case.verdict
+    out = {"schema": RESULT_SCHEMA, "court": court, "status": "completed", "verdict": v.kind,
+           "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults",
+                                                  "uncomparable_axes") if k in o}
+                            for m, o in case.observations.items()},
+           "factions": v.factions, "divergence": v.divergence, "missing_prerequisites": [],
+           "attempted_routes": [], "faults": faults, "core_ir_id": case.core_ir_id(),
+           "details": v.to_json(), "wall_seconds": case.wall_seconds}
+    if v.reasons:
+        out["reasons"] = v.reasons
+    if v.suspect:
+        out["suspect"] = v.suspect
+    return out
+
+
+def exit_code(result: dict[str, Any], strict: bool) -> int:
+    if result["status"] == "unavailable":
+        return EXIT_HARNESS
+    verdict = result["verdict"]
+    if verdict == "agree":
+        return EXIT_AGREE
+    if verdict == "disagree":
+        return EXIT_DISAGREE
+    return EXIT_DISAGREE if strict else EXIT_AGREE
+
+
+def check_input(text: str | None) -> None:
+    """Reject a malformed input datum before any worker starts: it is the user's mistake."""
+    if text is None:
+        return
+    from implementations.lispex.errors import LispexError
+    from implementations.lispex.reader import read_datum_text
+
+    try:
+        read_datum_text(text, "<input>")
+    except LispexError as e:
+        raise UsageError(f"court: invalid input datum: {e.code} {e.message}") from None
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    source = read_program(args.program)
+    input_text = read_input(args)
+    check_input(input_text)
+    limits = limits_from(args)
+    config = config_from(args)
+    impls = [s for s in args.impl.split(",") if s] if args.impl else None
+    try:
+        res = resolve(config, args.court, impls)
+    except ConfigError as e:
+        raise UsageError(f"court: {e}") from None
+    console = Console(stderr=False)
+    if not res.available:
+        result = unavailable_result(res)
+    else:
+        try:
+            with CourtSession(res, limits, jobs=args.jobs) as session:
+                case = session.run_case(source, input_text, Path(args.program).name)
+            result = result_json(res.court, case, session.cleanup_faults)
+        except InputRejected as e:
+            raise UsageError(f"court: invalid input datum: {e}") from None
+    if args.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    else:
+        from .render import render
+
+        render(result, console)
+        if result.get("verdict") == "not-comparable" and not args.strict:
+            console.print("[yellow]warning: not comparable; exit 0 (use --strict to fail)"
+                          "[/yellow]")
+    return exit_code(result, args.strict)
+
+
+def run_products(args: argparse.Namespace) -> int:
+    config = config_from(args)
+    rows = []
+    for pid, p in config.products.items():
+        ok, why = p.availability()
+        rows.append({"id": pid, "title": p.title, "protocol": p.protocol, "family": p.family,
+                     "version": p.version, "available": ok, "why_not": why or None,
+                     "route": p.route(), "origin": p.origin})
+    courts = {c: list(m) for c, m in config.courts.items()}
+    if args.json:
+        sys.stdout.write(json.dumps({"schema": "lispex.court-products/v1", "products": rows,
+                                     "courts": courts}) + "\n")
+        return 0
+    from rich.table import Table
+
+    t = Table(title="products")
+    for col in ("id", "available", "protocol", "route", "origin"):
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        t.add_row(r["id"], "yes" if r["available"] else f"no ({r['why_not']})", r["protocol"],
+                  r["route"], r["origin"])
+    c = Console()
+    c.print(t)
+    for name, members in courts.items():
+        c.print(f"court {name}: {', '.join(members)}")
+    return 0

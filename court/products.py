@@ -1,0 +1,198 @@
+"""Products (implementations the court can run) and courts (fixed panels of products).
+
+Built-in products are described by the TOML manifests in ``court/products/``; a user's
+``court.toml`` may add foreign products and courts. A product is *available* when the court can
+actually start it; a court with an unavailable member is ``unavailable`` and names what is
+missing and where it looked. Nothing ever falls back to another product.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+PROTOCOLS = ("court-worker/v1", "observation-json", "lispex-cli")
+
+FIXED_COURTS: dict[str, tuple[str, ...]] = {
+    "tree-rust": ("tree", "vm"),
+    "rust-topaz": ("vm", "topaz-vm"),
+    "all-four": ("tree", "vm", "topaz-tree", "topaz-vm"),
+}
+DEFAULT_COURT = "tree-rust"
+
+
+class ConfigError(Exception):
+    """A malformed manifest or court.toml; the CLI reports it as a usage error."""
+
+
+@dataclass
+class Product:
+    id: str
+    title: str
+    protocol: str
+    family: str = "foreign"
+    version: str = ""
+    # court-worker/v1 products shipped here: module + implementation id
+    worker_module: str | None = None
+    impl: str | None = None
+    # foreign products: the command, with {file} and {input} placeholders
+    command: list[str] = field(default_factory=list)
+    input_args: list[str] = field(default_factory=list)
+    origin: str = "builtin"  # where the manifest came from
+
+    def route(self) -> str:
+        if self.worker_module:
+            return f"python -m {self.worker_module} --impl {self.impl}"
+        return " ".join(self.command)
+
+    def availability(self) -> tuple[bool, str]:
+        """(available, why-not). Checks only what can be checked without starting it."""
+        if self.worker_module:
+            if importlib.util.find_spec(self.worker_module) is None:
+                return False, f"module {self.worker_module} is not installed"
+            from implementations import registry
+
+            if self.impl not in registry.ids():
+                return False, f"implementation {self.impl!r} is not in this distribution"
+            return True, ""
+        if not self.command:
+            return False, "no command"
+        exe = self.command[0]
+        if "/" in exe:
+            ok = Path(exe).exists()
+        else:
+            ok = shutil.which(exe) is not None
+        return (True, "") if ok else (False, f"command {exe!r} not found")
+
+
+def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> Product:
+    pid = pid or data.get("id")
+    if not pid or not isinstance(pid, str):
+        raise ConfigError(f"{origin}: a product needs an id")
+    protocol = data.get("protocol", "court-worker/v1")
+    if protocol not in PROTOCOLS:
+        raise ConfigError(f"{origin}: product {pid}: protocol must be one of {', '.join(PROTOCOLS)}")
+    command = data.get("command", [])
+    input_args = data.get("input", [])
+    if not isinstance(command, list) or not all(isinstance(x, str) for x in command):
+        raise ConfigError(f"{origin}: product {pid}: command must be a list of strings")
+    if not isinstance(input_args, list) or not all(isinstance(x, str) for x in input_args):
+        raise ConfigError(f"{origin}: product {pid}: input must be a list of strings")
+    if not data.get("worker_module") and not command:
+        raise ConfigError(f"{origin}: product {pid}: needs a command")
+    known = {"id", "title", "family", "version", "protocol", "worker_module", "impl", "command",
+             "input"}
+    unknown = set(data) - known
+    if unknown:
+        raise ConfigError(f"{origin}: product {pid}: unknown keys {sorted(unknown)}")
+    return Product(id=pid, title=data.get("title", pid), protocol=protocol,
+                   family=data.get("family", "foreign"), version=str(data.get("version", "")),
+                   worker_module=data.get("worker_module"), impl=data.get("impl"),
+                   command=list(command), input_args=list(input_args), origin=origin)
+
+
+def builtin_products() -> dict[str, Product]:
+    out = {}
+    folder = resources.files(__package__).joinpath("products")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            data = tomllib.loads(entry.read_text("utf-8"))
+            p = _product_from(data, f"builtin:court/products/{entry.name}")
+            out[p.id] = p
+    return out
+
+
+def load_manifest(path: Path) -> Product:
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path}: {e}") from None
+    return _product_from(data, str(path))
+
+
+@dataclass
+class Config:
+    products: dict[str, Product]
+    courts: dict[str, tuple[str, ...]]
+    source: str | None  # the court.toml read, if any
+
+
+def load_config(path: Path | None = None, *, search_cwd: bool = True) -> Config:
+    """Built-in products and courts, plus a court.toml (given, or found in the current folder)."""
+    products = builtin_products()
+    courts = dict(FIXED_COURTS)
+    if path is None and search_cwd and Path("court.toml").is_file():
+        path = Path("court.toml")
+    if path is None:
+        return Config(products, courts, None)
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as e:
+        raise ConfigError(f"cannot read {path}: {e.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path}: {e}") from None
+    for pid, pdata in (data.get("products") or {}).items():
+        if not isinstance(pdata, dict):
+            raise ConfigError(f"{path}: products.{pid} must be a table")
+        if pid in FIXED_COURTS or (pid in products and products[pid].origin.startswith("builtin")):
+            raise ConfigError(f"{path}: product id {pid!r} is taken by a built-in product")
+        products[pid] = _product_from(pdata, str(path), pid)
+    for cid, cdata in (data.get("courts") or {}).items():
+        members = cdata.get("members") if isinstance(cdata, dict) else None
+        if not isinstance(members, list) or not members or \
+                not all(isinstance(m, str) for m in members):
+            raise ConfigError(f"{path}: courts.{cid}.members must be a non-empty list of ids")
+        if cid in FIXED_COURTS:
+            raise ConfigError(f"{path}: court {cid!r} is a fixed court and cannot be redefined")
+        courts[cid] = tuple(members)
+    unknown = set(data) - {"products", "courts"}
+    if unknown:
+        raise ConfigError(f"{path}: unknown tables {sorted(unknown)}")
+    return Config(products, courts, str(path))
+
+
+@dataclass
+class Resolution:
+    """A court's members and whether each can run."""
+
+    court: str
+    members: tuple[str, ...]
+    products: dict[str, Product]
+    missing: list[str]
+    attempted_routes: list[str]
+
+    @property
+    def available(self) -> bool:
+        return not self.missing
+
+
+def resolve(config: Config, court: str | None = None, impls: list[str] | None = None) -> Resolution:
+    """Members of a named court, or of an ad-hoc panel (``--impl a,b``). Raises ConfigError for an
+    unknown court name."""
+    if impls:
+        name, members = "+".join(impls), tuple(impls)
+    else:
+        name = court or DEFAULT_COURT
+        if name not in config.courts:
+            raise ConfigError(f"unknown court {name!r}; known: {', '.join(config.courts)}")
+        members = config.courts[name]
+    found: dict[str, Product] = {}
+    missing: list[str] = []
+    attempted: list[str] = []
+    for m in members:
+        p = config.products.get(m)
+        if p is None:
+            missing.append(m)
+            continue
+        ok, why = p.availability()
+        if ok:
+            found[m] = p
+        else:
+            missing.append(m)
+            attempted.append(f"{p.origin}: {p.route()} ({why})")
+    return Resolution(name, members, found, missing, attempted)

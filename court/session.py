@@ -1,0 +1,140 @@
+"""Running cases on a court: one warm worker per member, every member under the same limits.
+
+Members of one case run at the same time on separate workers when ``jobs`` allows it, otherwise
+one after another; either way each sees the same source, input and limits. A disagreement is run
+once more to confirm it before it is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .adapters import ONESHOT
+from .products import Resolution
+from .supervisor import Fault, Limits, WorkerProcess
+from .verdict import Verdict, judge
+
+OBSERVATION_SCHEMA = "lispex.court-observation/v1"
+
+
+class InputRejected(Exception):
+    """Every member refused the input datum: the user's mistake, reported as such."""
+
+
+def fault_observation(member: str, fault: Fault, wall: float) -> dict[str, Any]:
+    return {
+        "schema": OBSERVATION_SCHEMA,
+        "implementation": member,
+        "semantic": {"status": "infrastructure-error", "values": [], "stdout": "",
+                     "exit_status": None, "diagnostics": [], "warnings": [],
+                     "resource_outcome": {"status": "unknown"}},
+        "resources": {"court_wall_seconds": wall},
+        "products": {},
+        "faults": [fault.to_json()],
+    }
+
+
+@dataclass
+class CaseResult:
+    observations: dict[str, dict[str, Any]]
+    verdict: Verdict
+    wall_seconds: float
+    first_run: dict[str, dict[str, Any]] | None = None  # when a confirmation re-run happened
+    faults: list[dict[str, Any]] = field(default_factory=list)
+
+    def core_ir_id(self) -> str | None:
+        ids = {o.get("products", {}).get("core_ir_id") for o in self.observations.values()}
+        ids.discard(None)
+        return ids.pop() if len(ids) == 1 else None
+
+
+class CourtSession:
+    def __init__(self, resolution: Resolution, limits: Limits, jobs: int = 1,
+                 recycle_after: int = 500) -> None:
+        self.resolution = resolution
+        self.limits = limits
+        self.jobs = max(1, jobs)
+        self.workers: dict[str, WorkerProcess] = {
+            m: WorkerProcess(p, limits, recycle_after)
+            for m, p in resolution.products.items() if p.protocol == "court-worker/v1"}
+        self.pool = ThreadPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
+        self.cleanup_faults: list[dict[str, Any]] = []
+
+    def __enter__(self) -> CourtSession:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for m, w in self.workers.items():
+            for problem in w.stop():
+                self.cleanup_faults.append({"member": m, "kind": "cleanup", "message": problem})
+        if self.pool:
+            self.pool.shutdown(wait=True)
+
+    def product_ids(self) -> dict[str, str | None]:
+        return {m: w.product_id for m, w in self.workers.items()}
+
+    def run_member(self, member: str, source: bytes, input_text: str | None,
+                   filename: str) -> dict[str, Any]:
+        product = self.resolution.products[member]
+        t0 = time.perf_counter()
+        try:
+            if product.protocol == "court-worker/v1":
+                request: dict[str, Any] = {"op": "run", "filename": filename,
+                                           "input": input_text, "profile": self.limits.profile,
+                                           "limits": self.limits.meter_limits or {}}
+                try:
+                    request["source"] = source.decode("utf-8")
+                except UnicodeDecodeError:
+                    import base64
+
+                    request["source_b64"] = base64.b64encode(source).decode("ascii")
+                reply = self.workers[member].run(request)
+                if not reply.get("ok"):
+                    err = reply.get("error") or {}
+                    if err.get("kind") == "input-error":
+                        raise InputRejected(err.get("message", "invalid input"))
+                    raise Fault(err.get("kind", "protocol"), err.get("message", "worker error"))
+                obs = reply["observation"]
+            else:
+                obs = ONESHOT[product.protocol](product, source, input_text, filename,
+                                                self.limits)
+        except Fault as f:
+            return fault_observation(member, f, time.perf_counter() - t0)
+        obs.setdefault("resources", {})["court_wall_seconds"] = time.perf_counter() - t0
+        return obs
+
+    def run_members(self, source: bytes, input_text: str | None,
+                    filename: str) -> dict[str, dict[str, Any]]:
+        members = list(self.resolution.members)
+        if self.pool and len(members) > 1:
+            futures = {m: self.pool.submit(self.run_member, m, source, input_text, filename)
+                       for m in members}
+            return {m: f.result() for m, f in futures.items()}
+        return {m: self.run_member(m, source, input_text, filename) for m in members}
+
+    def run_case(self, source: bytes, input_text: str | None = None,
+                 filename: str = "program.lspx", confirm: bool = True) -> CaseResult:
+        t0 = time.perf_counter()
+        observations = self.run_members(source, input_text, filename)
+        verdict = judge(observations)
+        first = None
+        if confirm and verdict.kind == "disagree":
+            again = self.run_members(source, input_text, filename)
+            second = judge(again)
+            first = observations
+            if second.signature() == verdict.signature():
+                verdict.confirmed = True
+            else:
+                observations, verdict = again, second
+                if verdict.kind != "not-comparable":
+                    verdict.kind = "not-comparable"
+                    verdict.reasons.append("the divergence did not reproduce on a re-run "
+                                           "(nondeterministic)")
+                verdict.confirmed = False
+        return CaseResult(observations, verdict, time.perf_counter() - t0, first)

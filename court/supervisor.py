@@ -1,0 +1,225 @@
+"""Worker processes and their supervision: start, request with a deadline, kill, respawn.
+
+The supervisor owns everything about a worker that the worker itself cannot be trusted with:
+the wall-clock deadline of each case, the address-space limit, crash and hang detection, recycling
+after N cases, and a clean death for the whole process group (TERM, a grace period, KILL, then a
+psutil check that no descendant survived).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import psutil
+
+from .products import Product
+
+STARTUP_TIMEOUT = 30.0
+KILL_GRACE = 0.5
+
+
+class Fault(Exception):
+    """An infrastructure failure of one member: kind is build, timeout, crash, protocol,
+    memory-limit or cleanup."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "message": self.message}
+
+
+@dataclass
+class Limits:
+    """What every member of a court runs under, the same for all."""
+
+    timeout: float = 10.0  # wall-clock seconds per case
+    memory_bytes: int = 2 << 30  # RLIMIT_AS of each worker
+    profile: str | None = None
+    meter_limits: dict[str, int] | None = None
+
+
+def _limit_memory(nbytes: int):
+    def apply() -> None:
+        if nbytes:
+            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+    return apply
+
+
+def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
+    """Stop a process and every descendant. Returns cleanup problems (empty when all died)."""
+    problems: list[str] = []
+    try:
+        family = [psutil.Process(proc.pid)]
+        family += family[0].children(recursive=True)
+    except psutil.Error:
+        family = []
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            continue
+        _, alive = psutil.wait_procs(family, timeout=grace)
+        if not alive:
+            break
+    else:
+        proc.wait(timeout=grace)
+    _, alive = psutil.wait_procs(family, timeout=0.1)
+    for p in alive:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+        problems.append(f"descendant {p.pid} survived the group kill")
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream:
+            try:
+                stream.close()
+            except OSError:
+                pass
+    return problems
+
+
+class WorkerProcess:
+    """One long-lived `lispex.court-worker/v1` worker for one product."""
+
+    def __init__(self, product: Product, limits: Limits, recycle_after: int = 500) -> None:
+        self.product = product
+        self.limits = limits
+        self.recycle_after = recycle_after
+        self.proc: subprocess.Popen | None = None
+        self.replies: queue.Queue = queue.Queue()
+        self.stderr_tail: list[str] = []
+        self.cases = 0
+        self.product_id: str | None = None
+        self.rss_method: str | None = None
+        self.next_id = 0
+
+    def command(self) -> list[str]:
+        if self.product.worker_module:
+            return [sys.executable, "-m", self.product.worker_module, "--impl",
+                    str(self.product.impl), "--memory-limit", str(self.limits.memory_bytes)]
+        return list(self.product.command)
+
+    def start(self) -> None:
+        try:
+            self.proc = subprocess.Popen(
+                self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True, bufsize=0,
+                preexec_fn=None if self.product.worker_module
+                else _limit_memory(self.limits.memory_bytes))
+        except OSError as e:
+            raise Fault("build", f"cannot start {self.product.id}: {e}") from None
+        self.replies = queue.Queue()
+        threading.Thread(target=self._read_stdout, args=(self.proc, self.replies),
+                         daemon=True).start()
+        threading.Thread(target=self._read_stderr, args=(self.proc,), daemon=True).start()
+        self.cases = 0
+        hello = self.request({"op": "hello"}, STARTUP_TIMEOUT)
+        if not hello.get("ok"):
+            self.stop()
+            raise Fault("build", f"{self.product.id} refused hello: {hello.get('error')}")
+        self.product_id = hello.get("product_id")
+        self.rss_method = hello.get("rss_method")
+
+    @staticmethod
+    def _read_stdout(proc: subprocess.Popen, q: queue.Queue) -> None:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            q.put(line)
+        q.put(None)  # EOF: the worker died or closed its end
+
+    def _read_stderr(self, proc: subprocess.Popen) -> None:
+        for line in proc.stderr:  # type: ignore[union-attr]
+            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip())
+            del self.stderr_tail[:-20]
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send one request and wait for its reply. Raises Fault on timeout, crash or garbage;
+        the worker is then dead (killed here) and the next request respawns it."""
+        if not self.alive():
+            self.start()
+        assert self.proc is not None and self.proc.stdin is not None
+        self.next_id += 1
+        msg = dict(msg, id=self.next_id)
+        try:
+            self.proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._reap()
+            raise Fault("crash", f"{self.product.id} worker is gone: {self._last_words()}") \
+                from None
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                line = self.replies.get(timeout=max(remaining, 0))
+            except queue.Empty:
+                self._reap()
+                raise Fault("timeout", f"no answer from {self.product.id} within "
+                                       f"{timeout:g} s; the worker was killed") from None
+            if line is None:
+                self._reap()
+                raise Fault("crash", f"{self.product.id} worker exited mid-case: "
+                                     f"{self._last_words()}")
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                self._reap()
+                raise Fault("protocol", f"{self.product.id} worker wrote a line that is not "
+                                        "JSON") from None
+            if reply.get("id") == msg["id"]:
+                return reply
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.cases >= self.recycle_after:
+            self.stop()
+        reply = self.request(request, self.limits.timeout)
+        self.cases += 1
+        if not reply.get("ok") and (reply.get("error") or {}).get("kind") == "memory-limit":
+            self._reap()
+        return reply
+
+    def _last_words(self) -> str:
+        code = self.proc.poll() if self.proc else None
+        tail = "; ".join(self.stderr_tail[-3:])
+        status = f"exit status {code}" if code is not None else "still running"
+        return f"{status}{'; stderr: ' + tail if tail else ''}"
+
+    def _reap(self) -> list[str]:
+        problems: list[str] = []
+        if self.proc is not None:
+            problems = kill_group(self.proc)
+            self.proc = None
+        return problems
+
+    def stop(self) -> list[str]:
+        """Ask politely, then make sure. Returns cleanup problems."""
+        if self.proc is None:
+            return []
+        if self.proc.poll() is None and self.proc.stdin is not None:
+            try:
+                self.proc.stdin.write(b'{"op": "shutdown"}\n')
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=1.0)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        return self._reap()

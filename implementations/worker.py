@@ -1,0 +1,184 @@
+"""The worker loop for the shipped implementations: `lispex.court-worker/v1` over stdin/stdout.
+
+    python -m implementations.worker --impl tree
+
+One JSON object per line each way. Requests:
+
+    {"op": "hello"}
+    {"op": "run", "id": 7, "source": "...", "input": "(age 17)" | null,
+     "filename": "p.lspx", "profile": "lispex-product-native/v1" | null, "limits": {...}}
+    {"op": "shutdown"}
+
+(``source_b64`` may replace ``source`` for bytes that are not UTF-8.) Replies carry the same
+``id``: ``{"id", "ok": true, "observation": {...}}`` or ``{"id", "ok": false, "error": {"kind",
+"message"}}``. The program's output is captured in the run context, so nothing but protocol is
+ever written to stdout; anything else that prints goes to stderr. Each run builds a fresh global
+environment; nothing of one case survives into the next.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import resource
+import sys
+import time
+from typing import Any
+
+from . import registry
+from .lispex.run import InputError, evaluate
+
+SCHEMA = "lispex.court-worker/v1"
+PEAK_RESET = "/proc/self/clear_refs"
+
+
+class PeakRss:
+    """Per-case peak RSS: reset the kernel's high-water mark, then read VmHWM after the case.
+
+    Where /proc/self/clear_refs cannot be written (not Linux, or not permitted) the method falls
+    back to psutil sampling every millisecond on a thread; each record names the method used.
+    """
+
+    def __init__(self) -> None:
+        self.method = "clear_refs+VmHWM"
+        try:
+            self._reset()
+            self._read_hwm()
+        except OSError:
+            self.method = "psutil-sampling"
+        self._sampler: Any = None
+
+    def _reset(self) -> None:
+        with open(PEAK_RESET, "w") as f:
+            f.write("5")
+
+    def _read_hwm(self) -> int:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+        raise OSError("no VmHWM")
+
+    def start(self) -> None:
+        if self.method == "clear_refs+VmHWM":
+            self._reset()
+        else:
+            self._sampler = _Sampler()
+            self._sampler.start()
+
+    def stop(self) -> int:
+        if self.method == "clear_refs+VmHWM":
+            return self._read_hwm()
+        return self._sampler.stop()
+
+
+class _Sampler:
+    def __init__(self) -> None:
+        import threading
+
+        import psutil
+
+        self._proc = psutil.Process()
+        self._peak = self._proc.memory_info().rss
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._done.wait(0.001):
+            self._peak = max(self._peak, self._proc.memory_info().rss)
+
+    def stop(self) -> int:
+        self._done.set()
+        self._thread.join()
+        return max(self._peak, self._proc.memory_info().rss)
+
+
+def handle(req: dict, backend: Any, peak: PeakRss) -> dict:
+    op = req.get("op")
+    rid = req.get("id")
+    if op == "hello":
+        return {"id": rid, "ok": True, "schema": SCHEMA, "implementation": backend.id,
+                "product_id": backend.product_id(), "pid": os.getpid(),
+                "rss_method": peak.method}
+    if op != "run":
+        return {"id": rid, "ok": False, "error": {"kind": "bad-request",
+                                                   "message": f"unknown op {op!r}"}}
+    try:
+        if "source_b64" in req:
+            source = base64.b64decode(req["source_b64"])
+        else:
+            source = req["source"].encode("utf-8")
+        filename = str(req.get("filename") or "program.lspx")
+    except (KeyError, ValueError, AttributeError, TypeError) as e:
+        return {"id": rid, "ok": False, "error": {"kind": "bad-request", "message": str(e)}}
+    cpu0 = time.process_time()
+    wall0 = time.perf_counter()
+    peak.start()
+    try:
+        obs = evaluate(source, backend, filename=filename, input_text=req.get("input"),
+                       profile_id=req.get("profile"), limits=req.get("limits") or {})
+    except InputError as e:
+        peak.stop()
+        return {"id": rid, "ok": False, "error": {"kind": "input-error",
+                                                   "message": e.diagnostic.render()}}
+    except KeyError as e:
+        peak.stop()
+        return {"id": rid, "ok": False, "error": {"kind": "bad-request", "message": e.args[0]}}
+    peak_rss = peak.stop()
+    obs.measurements = {
+        "wall_seconds": time.perf_counter() - wall0,
+        "cpu_seconds": time.process_time() - cpu0,
+        "peak_rss_bytes": peak_rss,
+        "rss_method": peak.method,
+    }
+    return {"id": rid, "ok": True, "observation": obs.to_json()}
+
+
+def serve(impl: str) -> int:
+    backend = registry.load(impl)
+    proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
+    # Anything else that writes to stdout (a stray print) must not corrupt the protocol stream.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    peak = PeakRss()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+            if not isinstance(req, dict):
+                raise ValueError("a request must be a JSON object")
+        except ValueError as e:
+            proto.write(json.dumps({"id": None, "ok": False,
+                                    "error": {"kind": "bad-request", "message": str(e)}}) + "\n")
+            continue
+        if req.get("op") == "shutdown":
+            break
+        try:
+            reply = handle(req, backend, peak)
+        except MemoryError:
+            reply = {"id": req.get("id"), "ok": False,
+                     "error": {"kind": "memory-limit", "message": "the worker ran out of memory"}}
+            proto.write(json.dumps(reply) + "\n")
+            return 3  # a worker that ran out of memory is not trusted for another case
+        proto.write(json.dumps(reply, ensure_ascii=False) + "\n")
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(prog="python -m implementations.worker")
+    p.add_argument("--impl", required=True, choices=registry.ids())
+    p.add_argument("--memory-limit", type=int, default=0,
+                   help="address-space limit in bytes (RLIMIT_AS); 0 leaves it as it is")
+    args = p.parse_args()
+    if args.memory_limit:
+        resource.setrlimit(resource.RLIMIT_AS, (args.memory_limit, args.memory_limit))
+    return serve(args.impl)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
