@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("compare", help="run one program on every member of a court and compare")
     add_arguments(c)
 
+    from .run_cmd import add_arguments as add_corpus_commands
+
+    add_corpus_commands(sub)
+
     pr = sub.add_parser("products", help="list products and courts, and whether each can run")
     pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
@@ -63,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .compare_cmd import run_compare
 
             return run_compare(args)
+        if args.command in ("run", "bless", "merge", "replay"):
+            from . import run_cmd
+
+            return getattr(run_cmd, f"run_{args.command}")(args)
         if args.command == "products":
             from .compare_cmd import run_products
 

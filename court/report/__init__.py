@@ -1,0 +1,1 @@
+"""Run reports: court-report.json (the source of truth) and the views made from it."""
