@@ -1,0 +1,138 @@
+"""`court run`, `merge`, `replay` and `bless` end to end, and the report files they write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import xmlschema
+
+from court.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT_SCHEMA = json.loads((ROOT / "docs" / "schemas" / "court-report.schema.json").read_text())
+JUNIT = xmlschema.XMLSchema(str(ROOT / "tests" / "data" / "junit.xsd"))
+
+EXPECT_OK = """schema = "lispex.court-expectation/v1"
+status = "ok"
+values = [{value}]
+stdout = ""
+exit_status = 0
+warnings = []
+"""
+
+
+def make_corpus(root: Path, n: int = 12) -> Path:
+    corpus = root / "corpus"
+    for i in range(n):
+        folder = corpus / ("a" if i % 2 else "b")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"case{i}.lspx").write_text(f"(* {i} {i})")
+        (folder / f"case{i}.expect.toml").write_text(EXPECT_OK.format(value=f'"{i * i}"'))
+    return corpus
+
+
+def read_reports(folder: Path) -> dict:
+    report = json.loads((folder / "court-report.json").read_text())
+    jsonschema.validate(report, REPORT_SCHEMA)
+    JUNIT.validate(str(folder / "junit.xml"))
+    html = (folder / "report.html").read_text()
+    assert "<svg" in html and "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"',
+                                                            "")
+    assert "https://" not in html
+    assert (folder / "summary.md").read_text().startswith("## Lispex Court")
+    return report
+
+
+def test_run_writes_valid_reports(tmp_path, capsys, court_toml):
+    corpus = make_corpus(tmp_path)
+    # One broken expectation and one seeded divergence.
+    (corpus / "a" / "case1.expect.toml").write_text(EXPECT_OK.format(value='"2"'))
+    (corpus / "b" / "quot.lspx").write_text("(quotient -7 2)")
+    out = tmp_path / "rep"
+    code = main(["run", str(corpus), "--court", "seeded", "--config", str(court_toml),
+                 "--report-dir", str(out), "--jobs", "2"])
+    capsys.readouterr()
+    assert code == 1
+    report = read_reports(out)
+    o = report["summary"]["outcomes"]
+    assert o["expectation-broken"] == 1 and o["disagree"] == 1
+    assert o["agree"] == 11 and report["summary"]["cases"] == 13
+    assert report["run"]["complete"] is True
+    junit = (out / "junit.xml").read_text()
+    assert junit.count("<failure") == 2
+    assert 'name="product.tree"' in junit
+
+
+def test_shards_merge_to_the_same_totals(tmp_path, capsys):
+    corpus = make_corpus(tmp_path, 20)
+    whole = tmp_path / "whole"
+    assert main(["run", str(corpus), "--impl", "tree", "--report-dir", str(whole)]) == 0
+    parts = []
+    for k in (1, 2, 3):
+        d = tmp_path / f"shard{k}"
+        assert main(["run", str(corpus), "--impl", "tree", "--shard", f"{k}/3",
+                     "--report-dir", str(d)]) == 0
+        parts.append(str(d))
+    merged = tmp_path / "merged"
+    assert main(["merge", *parts, "--report-dir", str(merged)]) == 0
+    capsys.readouterr()
+    a, b = read_reports(whole), read_reports(merged)
+    assert a["summary"]["outcomes"] == b["summary"]["outcomes"]
+    assert [c["id"] for c in a["cases"]] == [c["id"] for c in b["cases"]]
+    assert len(b["run"]["merged_from"]) == 3
+    sizes = [len(json.loads((Path(p) / "court-report.json").read_text())["cases"])
+             for p in parts]
+    assert sum(sizes) == 20 and all(sizes)
+
+
+def test_merging_overlapping_shards_is_refused(tmp_path, capsys):
+    corpus = make_corpus(tmp_path, 4)
+    d = tmp_path / "r"
+    main(["run", str(corpus), "--impl", "tree", "--report-dir", str(d)])
+    assert main(["merge", str(d), str(d), "--report-dir", str(tmp_path / "m")]) == 2
+    capsys.readouterr()
+
+
+def test_replay_detects_moved_results(tmp_path, capsys):
+    corpus = make_corpus(tmp_path, 6)
+    old = tmp_path / "old"
+    assert main(["run", str(corpus), "--impl", "tree", "--report-dir", str(old)]) == 0
+    assert main(["replay", str(corpus), "--impl", "tree", "--against", str(old)]) == 0
+    # A deliberate change: the case now computes something else.
+    (corpus / "a" / "case3.lspx").write_text("(* 3 4)")
+    capsys.readouterr()
+    assert main(["replay", str(corpus), "--impl", "tree", "--against", str(old)]) == 1
+    out = capsys.readouterr().out
+    assert "moved" in out and "case3" in out and '"12"' in out
+
+
+def test_bless_writes_and_refreshes_but_never_blesses_a_disagreement(tmp_path, capsys,
+                                                                      court_toml):
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "fresh.lspx").write_text('(display "x") (list 1 "two" #\\3)')
+    (corpus / "quot.lspx").write_text("(quotient -7 2)")
+    code = main(["bless", str(corpus), "--court", "seeded", "--config", str(court_toml)])
+    out = capsys.readouterr().out
+    assert code == 1 and "refused" in out
+    assert not (corpus / "quot.expect.toml").exists()
+    text = (corpus / "fresh.expect.toml").read_text()
+    assert 'stdout = "x"' in text and "values = [" in text
+    # Blessed cases then hold.
+    assert main(["run", str(corpus / "fresh.lspx"), "--impl", "tree",
+                 "--report-dir", str(tmp_path / "r")]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("content", ['schema = "nope"', "status = ", 'schema = "lispex.court-'
+                                     'expectation/v1"\nbogus_field = 1'])
+def test_malformed_case_exits_2_naming_the_file(tmp_path, capsys, content):
+    corpus = make_corpus(tmp_path, 2)
+    bad = corpus / "a" / "case1.expect.toml"
+    bad.write_text(content)
+    assert main(["run", str(corpus), "--impl", "tree", "--report-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "case1.expect.toml" in err and len(err.strip().splitlines()) == 1
