@@ -1,7 +1,8 @@
 """The Lispex reader: UTF-8 source bytes to datums with spans.
 
-Reading happens in three passes over the source, mirroring the reference reader, and the order
-decides which diagnostic wins when a source has several faults:
+Reading happens in three passes over the source. The order decides which diagnostic wins when a
+source has several faults; it follows the meter contract, which charges a token "before each
+token is appended" and so implies a token list built before parsing:
 
 1. Decoding. The whole source is decoded strictly as UTF-8 first, charging the
    frontend-transition meter one unit per scalar. Invalid UTF-8 anywhere is E100 at the
@@ -26,6 +27,12 @@ Choices other modules rely on:
 * Header pragmas are the ``;!`` line comments before the first token; their text after ``;!``
   (stripped) is returned in :attr:`ReadResult.pragmas` and never acted on. Later ``;!`` lines
   are ordinary comments.
+* Character literals: the scalar after ``#\\`` is always taken (``#\\(`` is a character), then
+  the literal runs to the next delimiter or ``|``; ``#\\a|b`` is ``#\\a`` then the symbol ``|b``.
+  Hex literals use a lowercase ``x`` only (``#\\X41`` is E150), unlike string escapes, which
+  take ``\\x`` and ``\\X``.
+* A bytevector element must be a literal integer token 0..255: ``#u8(4/2)`` is E100 although
+  4/2 reads as 2.
 * Every reader diagnostic carries a span and ``phase="reader"`` (E120 and E314 need the phase
   because their catalog rows allow two phases).
 """
@@ -75,6 +82,8 @@ _TOKEN = re.compile(
     "|(.))",  # 7 anything else
     re.S)
 _HEX_ESCAPE = re.compile(r"([0-9A-Fa-f]*)(;?)")
+_BYTE_LITERAL = re.compile(r"0|[1-9][0-9]?|1[0-9][0-9]|2[0-4][0-9]|25[0-5]")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _BLOCK_MARK = re.compile(r"#\||\|#")
 _RADIX_PREFIX = re.compile(r"#[bBoOdDxXeEiI](?:#[bBoOdDxXeEiI])?[-+]?[0-9a-fA-F.]")
 
@@ -199,8 +208,8 @@ def _hash_error(text: str, file: str, pos: int, word: str) -> NoReturn:
     if word == "#lang":
         _fail("E120", "#lang lines are not supported in Lispex", text, file, pos, end, irritants)
     if word.startswith(("#t", "#f")):
-        _fail("E100", "not a boolean; write #t, #f, #true or #false", text, file, pos, end,
-              irritants)
+        _fail("E100", "unknown # syntax; the booleans are #t, #f, #true and #false", text, file,
+              pos, end, irritants)
     if word.startswith("#u8"):
         _fail("E100", "a bytevector is written #u8( with no space before the (", text, file,
               pos, end, irritants)
@@ -326,21 +335,29 @@ def _skip_block_comment(text: str, file: str, pos: int) -> int:
     _fail("E100", "unterminated block comment; close it with |#", text, file, pos, pos + 2)
 
 
-# Parser frames are lists: [kind, items, open_span, dot_span, tail]. For a quote frame the
-# items slot holds the quote symbol; for a bytevector frame the items are the byte values.
+# Parser frames are lists [kind, items, line, column, start, end, dot_span, tail] where line to
+# end locate the opening token (or quote mark) in the Span fields' units. A quote frame's items
+# slot holds the quote symbol; a bytevector frame's items are the byte values. Spans are only
+# built for datums (and for diagnostics): building one per bracket would double the cost.
 _OPEN_NAMES = {_OPEN: "list", _VOPEN: "vector", _BOPEN: "bytevector"}
 
 
 def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
     datums: list = []
     stack: list[list] = []
-    # Position of the previous token, so that each span only scans the text since then (the
-    # tokens come in source order). For a pure-ASCII source the byte offset is the str index.
-    line, line_start, last, byte = 1, 0, 0, 0
+    # Position of the previous token, so that locating a token only scans the text since then
+    # (tokens come in source order). For a pure-ASCII source the byte offset is the str index;
+    # otherwise `byte` is the byte offset of str index `bpos` (the end of the previous token).
+    line, line_start, last = 1, 0, 0
     count, rfind = text.count, text.rfind
+    byte = bpos = next_wide = 0
+    wide_search = _NON_ASCII.search
 
     def fail(code: str, message: str, span: Span, irritants: tuple = ()) -> NoReturn:
         raise LispexError(code, message, irritants, span, phase="reader")
+
+    def frame_span(frame: list) -> Span:
+        return Span(file, frame[2], frame[3], frame[4], frame[5])
 
     for kind, value, s, e in tokens:
         nl = count("\n", last, s)
@@ -348,28 +365,42 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
             line += nl
             line_start = rfind("\n", last, s) + 1
         if ascii:
-            span = Span(file, line, s - line_start + 1, s, e)
+            b, be = s, e
         else:
-            byte += len(text[last:s].encode("utf-8"))
-            span = Span(file, line, s - line_start + 1, byte,
-                        byte + len(text[s:e].encode("utf-8")))
+            # Byte offsets advance with the str index until the next non-ASCII scalar.
+            if s <= next_wide:
+                byte += s - bpos
+            else:
+                byte += len(text[bpos:s].encode("utf-8"))
+                m = wide_search(text, s)
+                next_wide = m.start() if m else len(text)
+            b = byte
+            if e <= next_wide:
+                byte += e - s
+            else:
+                byte += len(text[s:e].encode("utf-8"))
+                m = wide_search(text, e)
+                next_wide = m.start() if m else len(text)
+            be = byte
+            bpos = e
         last = s
+        col = s - line_start + 1
         if stack:
             top = stack[-1]
-            if top[0] == _OPEN and top[3] is not None:
+            if top[0] == _OPEN and top[6] is not None:
                 if kind == _DOT:
-                    fail("E140", "a dotted list has only one . ; write (a b . c)", span)
-                if kind != _CLOSE and top[4] is not None:
-                    fail("E140", "only one datum may follow . in a dotted list", span)
+                    fail("E140", "a dotted list has only one . ; write (a b . c)",
+                         Span(file, line, col, b, be))
+                if kind != _CLOSE and top[7] is not None:
+                    fail("E140", "only one datum may follow . in a dotted list",
+                         Span(file, line, col, b, be))
         if kind == _ATOM_T:
-            node: Any = SAtom(value, span)
-        elif kind == _OPEN or kind == _VOPEN or kind == _BOPEN:
-            stack.append([kind, [], span, None, None])
-            continue
-        elif kind == _QUOTE:
-            stack.append([_QUOTE, value, span, None, None])
+            node: Any = SAtom(value, Span(file, line, col, b, be))
+        elif kind == _OPEN or kind == _VOPEN or kind == _BOPEN or kind == _QUOTE:
+            stack.append([kind, value if kind == _QUOTE else [], line, col, b, be, None, None])
             continue
         elif kind == _DOT:
+            span = Span(file, line, col, b, be)
             if not stack:
                 fail("E100", ". is only allowed inside a list, as in (a . b)", span)
             top = stack[-1]
@@ -379,22 +410,23 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
                 fail("E100", ". is not allowed in a vector", span)
             if not top[1]:
                 fail("E140", ". needs a datum before it, as in (a . b)", span)
-            top[3] = span
+            top[6] = span
             continue
         else:  # _CLOSE
             if not stack:
-                fail("E100", "unexpected ) with no matching (", span, (Str(")"),))
+                fail("E100", "unexpected ) with no matching (", Span(file, line, col, b, be),
+                     (Str(")"),))
             frame = stack.pop()
             fk = frame[0]
-            opened = frame[2]
             if fk == _QUOTE:
-                fail("E100", f"{frame[1].name} mark must be followed by a datum", opened)
-            whole = Span(file, opened.line, opened.column, opened.start, span.end)
+                fail("E100", f"{frame[1].name} mark must be followed by a datum",
+                     frame_span(frame))
+            whole = Span(file, frame[2], frame[3], frame[4], be)
             if fk == _OPEN:
-                if frame[3] is not None and frame[4] is None:
+                if frame[6] is not None and frame[7] is None:
                     fail("E140", "a datum must follow . in a dotted list, as in (a . b)",
-                         frame[3])
-                node = SList(frame[1], frame[4], whole)
+                         frame[6])
+                node = SList(frame[1], frame[7], whole)
             elif fk == _VOPEN:
                 node = SVector(frame[1], whole)
             else:
@@ -408,31 +440,31 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
             fk = top[0]
             if fk == _QUOTE:
                 stack.pop()
-                ms = top[2]
-                node = SList([SAtom(top[1], ms), node], None,
-                             Span(file, ms.line, ms.column, ms.start, node.span.end))
+                node = SList([SAtom(top[1], frame_span(top)), node], None,
+                             Span(file, top[2], top[3], top[4], node.span.end))
                 continue
             if fk == _OPEN:
-                if top[3] is None:
+                if top[6] is None:
                     top[1].append(node)
                 else:
-                    top[4] = node
+                    top[7] = node
             elif fk == _VOPEN:
                 top[1].append(node)
             else:
-                v = node.value if type(node) is SAtom else None
-                if type(v) is not int or not 0 <= v <= 255:
-                    fail("E100", "bytevector elements must be exact integers from 0 to 255",
-                         node.span, (v,) if type(node) is SAtom else ())
-                top[1].append(v)
+                # Only a literal integer token will do: 4/2 is the integer 2, yet rejected.
+                # A datum reaching here as an atom is the current token text[s:e].
+                if type(node) is not SAtom or not _BYTE_LITERAL.fullmatch(text, s, e):
+                    fail("E100", "bytevector elements must be literal exact integers from 0 "
+                         "to 255", node.span, (Str(text[s:e]),) if type(node) is SAtom else ())
+                top[1].append(node.value)
             break
     if stack:
         top = stack[-1]
         if top[0] == _QUOTE:
             fail("E100", f"{top[1].name} mark at the end of the source needs a datum after it",
-                 top[2])
+                 frame_span(top))
         fail("E100", f"unterminated {_OPEN_NAMES[top[0]]}: this opening has no matching ); "
-             "add )", top[2])
+             "add )", frame_span(top))
     return datums
 
 
