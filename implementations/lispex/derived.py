@@ -13,8 +13,8 @@ from . import core_ir as ir
 from .errors import ResourceExhausted
 from .scopes import MAX_NESTING, Scope, _err, _head_name, _is_symbol
 from .span import Span
-from .syntax import SList, SVector, to_value
-from .values import NIL, sym
+from .syntax import SAtom, SList, SVector, to_value
+from .values import NIL, Symbol, sym
 
 
 class DerivedForms:
@@ -233,9 +233,14 @@ class DerivedForms:
             return self.cons(ir.Const(sym(head), t.span),
                              self.cons(self.qq(t.items[1], inner_depth, scope),
                                        ir.Const(NIL, t.span), t.span), t.span)
-        result: ir.Node = (self.qq(t.tail, depth, scope) if t.tail is not None
+        items, tail = t.items, t.tail
+        if tail is None and len(items) >= 3 and _is_symbol(items[-2]) and \
+                items[-2].value.name in ("unquote", "unquote-splicing"):
+            # `(a unquote x)` is the datum `(a . ,x)`: the unquote stands in the tail.
+            items, tail = items[:-2], SList(items[-2:], None, items[-2].span)
+        result: ir.Node = (self.qq(tail, depth, scope) if tail is not None
                            else ir.Const(NIL, t.span))
-        for item in reversed(t.items):
+        for item in reversed(items):
             if _head_name(item) == "unquote-splicing" and item.tail is None:
                 if len(item.items) != 2:
                     raise _err("E130", "unquote-splicing takes exactly one expression", item.span)
@@ -254,10 +259,10 @@ class DerivedForms:
         stack = [t]
         while stack:
             n = stack.pop()
-            if type(n) is SList:
-                h = _head_name(n)
-                if h in ("unquote", "unquote-splicing"):
+            if type(n) is SAtom:
+                if type(n.value) is Symbol and n.value.name in ("unquote", "unquote-splicing"):
                     return True
+            elif type(n) is SList:
                 stack.extend(n.items)
                 if n.tail is not None:
                     stack.append(n.tail)

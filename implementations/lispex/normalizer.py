@@ -373,6 +373,9 @@ class Normalizer(DerivedForms):
             raise _err("E130", "malformed guard: expected (guard (var clause ...) body ...)",
                        d.span)
         spec = items[1]
+        if len(spec.items) < 2:
+            raise _err("E130", "guard needs at least one clause: (guard (var clause ...) body ...)",
+                       d.span)
         var = self.binder(spec.items[0])
         body = self.body(items[2:], scope, False, d.span)
         inner = Scope([var], scope)

@@ -426,7 +426,12 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
                 if frame[6] is not None and frame[7] is None:
                     fail("E140", "a datum must follow . in a dotted list, as in (a . b)",
                          frame[6])
-                node = SList(frame[1], frame[7], whole)
+                items, tail = frame[1], frame[7]
+                # `(a . (b c))` is the same datum as `(a b c)`: a list after the dot is spliced.
+                while type(tail) is SList:
+                    items = items + tail.items
+                    tail = tail.tail
+                node = SList(items, tail, whole)
             elif fk == _VOPEN:
                 node = SVector(frame[1], whole)
             else:

@@ -262,6 +262,12 @@ class Machine:
                                     f, args = gen.send(val)
                                 except StopIteration as stop:
                                     val = stop.value
+                                except LispexError as e:
+                                    # A fault of the primitive itself (say, a callback's result
+                                    # of the wrong kind) belongs to the primitive's call site.
+                                    if e.span is None:
+                                        e.span = fr[2]
+                                    raise
                                 else:
                                     k.append(fr)
                                     vals = [f, *args]
@@ -385,7 +391,7 @@ class Machine:
                                 gen_fn = GENERATORS.get(fn.name)
                                 if gen_fn is not None:
                                     gen = gen_fn(*vals[1:])
-                                    frame = (F_GEN, gen)
+                                    frame = (F_GEN, gen, site.span)
                                     k.append(frame)
                                     try:
                                         f, args = next(gen)
@@ -393,6 +399,11 @@ class Machine:
                                         k.pop()
                                         val = stop.value
                                         mode = RET
+                                    except LispexError as e:
+                                        k.pop()
+                                        if e.span is None:
+                                            e.span = site.span
+                                        raise
                                     else:
                                         vals = [f, *args]
                                         tail = False

@@ -105,7 +105,10 @@ def test_char_upcase_and_downcase_are_simple_mappings():
     # The full mapping of ß is "SS" (two characters): the simple mapping leaves it alone.
     assert call("char-upcase", C("\u00df")) == C("\u00df")
     # The full lowercase of İ is two characters, too.
-    assert call("char-downcase", C("\u0130")) == C("\u0130")
+    # U+0130's full lowercase is two characters; its simple lowercase is U+0069.
+    assert call("char-downcase", C("\u0130")) == C("i")
+    # U+1F80's full uppercase is two characters; its simple uppercase is U+1F88.
+    assert call("char-upcase", C("\u1f80")) == C("\u1f88")
     assert call("char-downcase", C("\u01c5")) == C("\u01c6")
 
 

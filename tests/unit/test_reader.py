@@ -232,8 +232,9 @@ def test_lists_vectors_and_bytevectors() -> None:
 
 
 def test_dotted_lists() -> None:
-    assert read("(a . b) (a b . (c)) (1 . 2)") == [
-        ("dot", ["a"], "b"), ("dot", ["a", "b"], ["c"]), ("dot", [1], 2)]
+    # A list after the dot is spliced: `(a b . (c))` is the datum `(a b c)` (R7RS).
+    assert read("(a . b) (a b . (c)) (1 . 2) (1 . (2 . 3)) (1 . ())") == [
+        ("dot", ["a"], "b"), ["a", "b", "c"], ("dot", [1], 2), ("dot", [1, 2], 3), [1]]
 
 
 @pytest.mark.parametrize("src", ["[a]", "(a]", "{a}", "]", "}", "(a [b])"])

@@ -78,15 +78,31 @@ def is_alphabetic(code: int) -> bool:
 
 
 def upcase(code: int) -> int:
-    """Simple uppercase mapping: the full mapping when it is one character, else unchanged."""
-    u = chr(code).upper()
-    return ord(u) if len(u) == 1 else code
+    """Simple uppercase mapping.
+
+    Python exposes only full mappings. Where the full uppercase is several characters, the
+    simple mapping (when Unicode defines one) is the titlecase letter: U+1F80 -> U+1F88,
+    U+1FB3 -> U+1FBC. Characters like U+00DF, whose simple mapping is themselves, title-case to
+    several characters and stay unchanged.
+    """
+    c = chr(code)
+    u = c.upper()
+    if len(u) == 1:
+        return ord(u)
+    t = c.title()
+    return ord(t) if len(t) == 1 else code
+
+
+# The only character whose full lowercase is several characters while its simple lowercase is a
+# single one: U+0130 LATIN CAPITAL LETTER I WITH DOT ABOVE -> U+0069.
+_SIMPLE_LOWER_EXTRA = {0x130: 0x69}
 
 
 def downcase(code: int) -> int:
-    """Simple lowercase mapping: the full mapping when it is one character, else unchanged."""
+    """Simple lowercase mapping: the full mapping when it is one character, else the simple
+    mapping Unicode defines (see _SIMPLE_LOWER_EXTRA), else unchanged."""
     u = chr(code).lower()
-    return ord(u) if len(u) == 1 else code
+    return ord(u) if len(u) == 1 else _SIMPLE_LOWER_EXTRA.get(code, code)
 
 
 def foldcase(code: int) -> int:
