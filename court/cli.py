@@ -7,6 +7,7 @@ own status), 2 usage or input error, 3 the harness itself failed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -14,6 +15,7 @@ from . import __version__
 from .usage import UsageError, parse_limit
 
 EXIT_USAGE = 2
+EXIT_HARNESS = 3
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser("products", help="list products and courts, and whether each can run")
     pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
+
+    from mcp_server import add_serve_arguments
+
+    m = sub.add_parser("mcp", help="the MCP server (Lispex tools over stdio)")
+    msub = m.add_subparsers(dest="mcp_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    add_serve_arguments(msub.add_parser("serve", help="serve the Lispex tools on stdin/stdout"))
     return p
 
 
@@ -75,12 +83,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .compare_cmd import run_products
 
             return run_products(args)
+        if args.command == "mcp":
+            if args.mcp_command != "serve":
+                raise UsageError("court mcp: expected a subcommand: serve")
+            from mcp_server.server import main as serve
+
+            return serve(args)
         raise UsageError(f"court: unknown command {args.command}")
     except UsageError as u:
         print(str(u), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # noqa: BLE001 - the edge of the program: one line, never a traceback
+        print(f"court: internal error: {type(e).__name__}: {e} (a bug in Lispex Court; "
+              "set COURT_DEBUG=1 for the traceback)", file=sys.stderr)
+        if os.environ.get("COURT_DEBUG"):
+            raise
+        return EXIT_HARNESS
 
 
 if __name__ == "__main__":

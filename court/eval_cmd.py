@@ -7,7 +7,7 @@ import json
 import sys
 
 from implementations import registry
-from implementations.lispex.run import InputError, evaluate
+from implementations.lispex.run import InputError, evaluate, resolve_limits
 
 from .usage import UsageError
 
@@ -38,12 +38,14 @@ def run_eval(args: argparse.Namespace) -> int:
     except registry.UnknownImplementation as e:
         raise UsageError(f"court: {e.args[0]}") from None
     try:
+        resolve_limits(args.profile, dict(args.limit))
+    except KeyError as e:
+        raise UsageError(f"court: {e.args[0]}") from None
+    try:
         obs = evaluate(source, backend, filename=args.program, input_text=input_text,
                        profile_id=args.profile, limits=dict(args.limit))
     except InputError as e:
         raise UsageError(f"court: invalid input datum: {e.diagnostic.render()}") from None
-    except KeyError as e:
-        raise UsageError(f"court: {e.args[0]}") from None
     if args.json:
         sys.stdout.write(json.dumps(obs.to_json(), ensure_ascii=False) + "\n")
         return obs.exit_status

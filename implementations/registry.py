@@ -11,6 +11,7 @@ from typing import Any
 # id -> "module:Class"
 BUILTIN: dict[str, str] = {
     "tree": "implementations.tree:TreeBackend",
+    "vm": "implementations.vm:VmBackend",
 }
 
 

@@ -27,12 +27,12 @@ class DerivedForms:
         loop_name = self.binder(items[1])
         pairs = self.bindings(items[2], "let")
         names = self.binders([a for a, _ in pairs], "binding of")
+        inits = [self.expr(v, scope, False) for _, v in pairs]  # source order: before the body
         loop_scope = Scope([loop_name], scope, letrec=True)
         params = Scope(names, loop_scope)
         lam = ir.Lambda(len(names), False, self.body(items[3:], params, True, d.span), loop_name,
                         d.span)
         op = ir.Letrec([lam], ir.Local(0, 0, loop_name, True, d.span), d.span)
-        inits = [self.expr(v, scope, False) for _, v in pairs]
         return ir.App(op, inits, d.span, tail)
 
     def form_let_star(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
@@ -56,9 +56,11 @@ class DerivedForms:
         args = d.items[1:]
         if not args:
             return ir.Const(True, d.span)
-        node = self.expr(args[-1], scope, tail)
-        for a in reversed(args[:-1]):
-            node = ir.If(self.expr(a, scope, False), node, ir.Const(False, d.span), d.span)
+        # Normalised in source order, so the first malformed operand is the one reported.
+        nodes = [self.expr(a, scope, tail and i == len(args) - 1) for i, a in enumerate(args)]
+        node = nodes[-1]
+        for test in reversed(nodes[:-1]):
+            node = ir.If(test, node, ir.Const(False, d.span), d.span)
         return node
 
     def form_or(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
@@ -183,19 +185,21 @@ class DerivedForms:
         loop = self.temp()
         loop_scope = Scope([loop], scope, letrec=True)
         vars_scope = Scope(names, loop_scope)
+        # Source order: each spec's init then step, the test clause, then the body.
+        inits, steps = [], []
+        for i, (init, step) in enumerate(zip(inits_syn, steps_syn, strict=True)):
+            inits.append(self.expr(init, scope, False))
+            steps.append(self.expr(step, vars_scope, False) if step is not None
+                         else ir.Local(0, i, names[i], False, d.span))
         test = self.expr(test_clause.items[0], vars_scope, False)
         results = test_clause.items[1:]
         done = (self.seq(results, vars_scope, True, test_clause.span) if results
                 else ir.ValuesNode([], test_clause.span))
-        steps = [self.expr(s, vars_scope, False) if s is not None
-                 else ir.Local(0, i, names[i], False, d.span)
-                 for i, s in enumerate(steps_syn)]
         again = ir.App(ir.Local(1, 0, str(loop), True, d.span), steps, d.span, True)
         body_nodes = [self.expr(f, vars_scope, False) for f in items[3:]]
         cont = ir.Seq(body_nodes + [again], d.span) if body_nodes else again
         lam = ir.Lambda(len(names), False, ir.If(test, done, cont, d.span), None, d.span)
         op = ir.Letrec([lam], ir.Local(0, 0, str(loop), True, d.span), d.span)
-        inits = [self.expr(v, scope, False) for v in inits_syn]
         return ir.App(op, inits, d.span, tail)
 
     def form_quasiquote(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:

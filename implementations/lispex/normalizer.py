@@ -377,7 +377,6 @@ class Normalizer(DerivedForms):
             raise _err("E130", "guard needs at least one clause: (guard (var clause ...) body ...)",
                        d.span)
         var = self.binder(spec.items[0])
-        body = self.body(items[2:], scope, False, d.span)
         inner = Scope([var], scope)
         clauses: list[tuple[ir.Node, ir.Node | None]] = []
         else_body = None
@@ -394,6 +393,7 @@ class Normalizer(DerivedForms):
             test = self.expr(parts[0], inner, False)
             clauses.append((test, self.seq(parts[1:], inner, tail, c.span)
                             if len(parts) > 1 else None))
+        body = self.body(items[2:], scope, False, d.span)  # after the clauses, as in the source
         return ir.Guard(body, clauses, else_body, d.span)
 
 def normalize(datums: list, file: str, meter: Meter | None = None,

@@ -158,8 +158,11 @@ class Machine:
                                     node = node.body
                             elif t is ir.Letrec:
                                 env = [env] + [UNINIT] * len(node.inits)
-                                k.append((F_LETREC, node, env, 0))
-                                node = node.inits[0]
+                                if node.inits:
+                                    k.append((F_LETREC, node, env, 0))
+                                    node = node.inits[0]
+                                else:
+                                    node = node.body
                             elif t is ir.ValuesNode:
                                 if node.args:
                                     k.append((F_VALUES, node, env, [], 1))

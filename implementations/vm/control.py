@@ -199,7 +199,7 @@ class Control:
             return self.signal(args[0], True, self.st.site, depth, handlers)
         gen_fn = GUEST.get(name)
         if gen_fn is not None:
-            return self.resume(gen_fn(*args), None, True, depth, handlers)
+            return self.resume((gen_fn(*args), self.st.site), None, True, depth, handlers)
         if name == "call-with-current-continuation":
             cont = Continuation(len(frames))
             frames.append((CC_CODE, 0, (cont, handlers, len(self.stack)), depth))
@@ -217,13 +217,19 @@ class Control:
             return self.apply(thunk, [], NESTED, None, 0, None, depth, (handler, handlers))
         raise TypeError(f"primitive {name} has no VM implementation")
 
-    def resume(self, gen: Any, value: Any, first: bool, depth: int, handlers: Any) -> tuple:
-        """Run a guest-calling primitive's generator to its next callback (or its result)."""
+    def resume(self, data: tuple, value: Any, first: bool, depth: int, handlers: Any) -> tuple:
+        """Run a guest-calling primitive's generator (``data``: it and the span of its call) to
+        its next callback or its result."""
+        gen, span = data
         try:
             f, fargs = next(gen) if first else gen.send(value)
         except StopIteration as stop:
             return self.ret(stop.value, handlers)
-        self.frames.append((K_CODES[K_GEN], 0, gen, depth))
+        except LispexError as e:
+            if e.span is None:  # a fault of the primitive itself belongs to its call site
+                e.span = span
+            raise
+        self.frames.append((K_CODES[K_GEN], 0, data, depth))
         self.tick()
         return self.apply(f, list(fargs), NESTED, None, 0, None, depth, handlers)
 

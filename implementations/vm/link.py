@@ -25,7 +25,7 @@ from implementations.lispex.values import NO_VALUES, Primitive
 from .code import Compiled
 from .treegen import TreeGen, is_kernel_call, tree_depth
 
-(JF, JFS, RETE, RET, PUSHE, PUSHC, CALLG, CALLE, CALLX, PRIMX, REQ1, DISCARD, DISCARDE, MKVALS,
+(JF, JFS, RETE, RET, PUSHE, PUSHC, CALLG, CALLE, CALLX, PRIMF, REQ1, DISCARD, DISCARDE, MKVALS,
  SETL, SETG, DEFG, ENTERLET, ENTERREC, INITL, LEAVE, JUMP, GUARD, LEAVEGUARD, RERAISE, JFKEEP,
  NOP, HALT, K_CWV, K_CC, K_DW_BEFORE, K_DW, K_DW_DONE, K_HANDLERS, K_RAISE, K_GEN,
  K_UNWIND) = range(37)
@@ -319,8 +319,16 @@ class CodeLinker:
                     self.state.append(tree)
                 return
             items, wt = self.take(n + 1)
-            parts, nstack = self.spec(items[1:])
-            self.emit(PRIMX, w + wt, fn, parts, nstack, span, tail)
+            nodes = []
+            nstack = 0
+            for it in items[1:]:
+                if it.real:
+                    nodes.append(("stack", nstack, it.check))
+                    nstack += 1
+                else:
+                    nodes.append(it.node)
+            f = self.lk.gen.function(("call", fn, tuple(nodes), span), nstack)
+            self.emit(PRIMF, w + wt, f, nstack, tail)
             if not tail:
                 self.state.append(Item(None, 0, real=True))
             return

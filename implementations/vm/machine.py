@@ -43,7 +43,7 @@ from .link import (
     LEAVEGUARD,
     MKVALS,
     NOP,
-    PRIMX,
+    PRIMF,
     PUSHC,
     PUSHE,
     REQ1,
@@ -200,15 +200,17 @@ class Machine(Control):
                                 continue
                             gfn, gargs, gmode = f, a[1:], tail
                             break
-                        if op == PRIMX:
-                            _, _, p, spec, nstack, span, ret = ins
-                            a = gather(spec, nstack, stack, env)
-                            st.site = span
-                            if p.needs_context:
-                                ctx.site = span
-                                push(p.fn(ctx, *a))
+                        if op == PRIMF:
+                            _, _, f, n, ret = ins
+                            if n == 2:
+                                b = pop()
+                                stack[-1] = f(env, stack[-1], b)
+                            elif n == 1:
+                                stack[-1] = f(env, stack[-1])
                             else:
-                                push(p.fn(*a))
+                                a = stack[-n:]
+                                del stack[-n:]
+                                push(f(env, *a))
                             if ret:
                                 code, pc, env, depth = fpop()
                             continue

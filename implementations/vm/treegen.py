@@ -117,13 +117,22 @@ class TreeGen:
         self.ns[name] = value
         return name
 
-    def function(self, node: tuple) -> Any:
+    def function(self, node: tuple, nstack: int = 0) -> Any:
+        """``ev(env, s1, ..., sN)``: the tree's value; ``("stack", k, span)`` leaves stand for
+        the parameters, values the machine pops from its stack (checked for one value when
+        ``span`` is set)."""
         lines: list[str] = []
         self.temps = 0
         result = self.expr(node, lines)
         body = "".join(f"    {ln}\n" for ln in lines)
-        src = f"def ev(env):\n{body}    return {result}\n"
+        params = "".join(f", s{k}" for k in range(nstack))
+        src = f"def ev(env{params}):\n{body}    return {result}\n"
         return FunctionType(_compiled(src), self.ns)
+
+    def bind(self, expr: str, lines: list[str]) -> str:
+        t = self.temp()
+        lines.append(f"{t} = {expr}")
+        return t
 
     def temp(self) -> str:
         self.temps += 1
@@ -148,6 +157,11 @@ class TreeGen:
             lines.append(f"{t} = gv[{slot}]")
             lines.append(f"if {t} is UNBOUND: _e300({self.ref(name)}, {self.ref(span)})")
             return t
+        if k == "stack":
+            v = f"s{node[1]}"
+            if node[2] is not None:
+                lines.append(f"if type({v}) is Values: _e320({self.ref(node[2])}, {v})")
+            return v
         if k == "closure":
             return f"Closure({self.ref(self.lams[node[1]])}, env)"
         if k == "req1":
@@ -179,6 +193,9 @@ class TreeGen:
             lines.append(f"{r} = {self.ref(prim.fn)}(ctx{''.join(', ' + a for a in args)})")
         elif fast and fast[0] == len(args) and self.kernel_fn.get(prim.name) is prim.fn:
             _, template, op = fast
+            if template is not _ARITH:
+                # attribute access and `is` need a name, not a literal
+                args = [self.bind(x, lines) if _literal(x) else x for x in args]
             a = args[0]
             b = args[1] if len(args) > 1 else ""
             guard = " and ".join(f"type({x}) is int" for x in (a, b)
@@ -188,6 +205,10 @@ class TreeGen:
         else:
             lines.append(f"{r} = {self.ref(prim.fn)}({', '.join(args)})")
         return r
+
+
+def _literal(expr: str) -> bool:
+    return expr.lstrip("-").isdigit() or expr in ("True", "False", "None")
 
 
 def is_kernel_call(p: Any, n: int) -> bool:

@@ -1,0 +1,1 @@
+"""Differential fuzzing: generated programs through a court, findings minimised and saved."""

@@ -1,0 +1,132 @@
+"""An S-expression-aware reducer: the smallest program for which a predicate still holds.
+
+It removes forms, removes list elements, hoists a subtree in place of its parent, and replaces
+subtrees by simpler values, greedily and repeatedly, keeping each candidate only if it is smaller
+and the predicate (for the court: "still valid, same divergence signature") still holds.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from typing import Any
+
+from implementations.lispex.printer import write_string
+from implementations.lispex.reader import read_source
+from implementations.lispex.syntax import SAtom, SVector
+
+# A tree is ["atom", text] | ["list", [children], tail_or_None] | ["vec", [children]].
+Tree = list
+
+SIMPLE = ["0", "1", "#f", "'()", '""', "'a"]
+
+
+def parse(source: str) -> list[Tree]:
+    def conv(node: Any) -> Tree:
+        if type(node) is SAtom:
+            return ["atom", write_string(node.value)]
+        if type(node) is SVector:
+            return ["vec", [conv(x) for x in node.items]]
+        return ["list", [conv(x) for x in node.items],
+                conv(node.tail) if node.tail is not None else None]
+    return [conv(d) for d in read_source(source.encode("utf-8"), "reduce").datums]
+
+
+def render_node(t: Tree) -> str:
+    if t[0] == "atom":
+        return t[1]
+    if t[0] == "vec":
+        return "#(" + " ".join(render_node(x) for x in t[1]) + ")"
+    inner = " ".join(render_node(x) for x in t[1])
+    if t[2] is not None:
+        inner += " . " + render_node(t[2])
+    return "(" + inner + ")"
+
+
+def render(forms: list[Tree]) -> str:
+    return "\n".join(render_node(f) for f in forms) + "\n"
+
+
+def _paths(forms: list[Tree]) -> list[tuple[int, ...]]:
+    """Every node's path, largest subtrees first (so big cuts are tried before small ones)."""
+    out: list[tuple[tuple[int, ...], int]] = []
+
+    def walk(t: Tree, path: tuple[int, ...]) -> int:
+        size = 1
+        if t[0] in ("list", "vec"):
+            for i, c in enumerate(t[1]):
+                size += walk(c, path + (i,))
+        out.append((path, size))
+        return size
+
+    for i, f in enumerate(forms):
+        walk(f, (i,))
+    out.sort(key=lambda p: -p[1])
+    return [p for p, _ in out]
+
+
+def _get(forms: list[Tree], path: tuple[int, ...]) -> Tree:
+    node = forms[path[0]]
+    for i in path[1:]:
+        node = node[1][i]
+    return node
+
+
+def _candidates(forms: list[Tree]):
+    n = len(forms)
+    for i in range(n - 1, -1, -1):  # drop whole top-level forms
+        if n > 1:
+            yield forms[:i] + forms[i + 1:]
+    for path in _paths(forms):
+        node = _get(forms, path)
+        if node[0] in ("list", "vec"):
+            kids = node[1]
+            for i in range(len(kids) - 1, -1, -1):  # drop one element
+                c = copy.deepcopy(forms)
+                del _get(c, path)[1][i]
+                yield c
+            for i in range(len(kids)):  # hoist a child in place of this node
+                c = copy.deepcopy(forms)
+                _set(c, path, copy.deepcopy(kids[i]))
+                yield c
+        if len(path) > 1 or node[0] != "atom":
+            for simple in SIMPLE:  # replace by a simple value
+                if node != ["atom", simple]:
+                    c = copy.deepcopy(forms)
+                    _set(c, path, ["atom", simple])
+                    yield c
+
+
+def _set(forms: list[Tree], path: tuple[int, ...], value: Tree) -> None:
+    if len(path) == 1:
+        forms[path[0]] = value
+        return
+    parent = _get(forms, path[:-1])
+    parent[1][path[-1]] = value
+
+
+def reduce(source: str, predicate: Callable[[str], bool], *, seconds: float = 60.0,
+           max_tests: int = 3000) -> tuple[str, int]:
+    """The smallest program found and the number of predicate tests run."""
+    try:
+        forms = parse(source)
+    except Exception:  # noqa: BLE001 - an unreadable program cannot be reduced structurally
+        return source, 0
+    best = render(forms)
+    tests = 0
+    deadline = time.monotonic() + seconds
+    improved = True
+    while improved and tests < max_tests and time.monotonic() < deadline:
+        improved = False
+        for cand in _candidates(forms):
+            text = render(cand)
+            if len(text) >= len(best):
+                continue
+            tests += 1
+            if predicate(text):
+                forms, best, improved = cand, text, True
+                break
+            if tests >= max_tests or time.monotonic() >= deadline:
+                break
+    return best, tests
