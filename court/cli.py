@@ -48,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_corpus_commands(sub)
 
+    from .fuzz_cmd import add_arguments as add_fuzz_commands
+
+    add_fuzz_commands(sub)
+
     pr = sub.add_parser("products", help="list products and courts, and whether each can run")
     pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
@@ -79,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from . import run_cmd
 
             return getattr(run_cmd, f"run_{args.command}")(args)
+        if args.command in ("fuzz", "reduce"):
+            from . import fuzz_cmd
+
+            return getattr(fuzz_cmd, f"run_{args.command}")(args)
         if args.command == "products":
             from .compare_cmd import run_products
 

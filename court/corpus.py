@@ -23,6 +23,7 @@ Only the normative axes are stored; messages, usage and identities are evidence,
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,13 +102,17 @@ def load_expectation(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
 def discover(paths: list[Path], root: Path | None = None) -> list[Case]:
     """Every case under ``paths`` (files or folders), sorted by id."""
     found: dict[str, Case] = {}
+    if root is None and len(paths) > 1:
+        # Ids relative to what the paths share, so `a/x` and `b/x` stay two cases.
+        root = Path(os.path.commonpath([str((p if p.is_dir() else p.parent).resolve())
+                                        for p in paths]))
     for p in paths:
         progs = [p] if p.is_file() else [q for q in p.rglob("*") if q.suffix in PROGRAM_SUFFIXES]
         base = root or (p if p.is_dir() else p.parent)
         for prog in progs:
             stem = prog.with_suffix("")
             try:
-                rel = stem.relative_to(base).as_posix()
+                rel = (stem.resolve() if root else stem).relative_to(base).as_posix()
             except ValueError:
                 rel = stem.as_posix()
             inp = stem.with_suffix(".input")

@@ -171,9 +171,15 @@ class Resolution:
         return not self.missing
 
 
-def resolve(config: Config, court: str | None = None, impls: list[str] | None = None) -> Resolution:
+def resolve(config: Config, court: str | None = None, impls: list[str] | None = None, *,
+            name_unknown_routes: bool = True) -> Resolution:
     """Members of a named court, or of an ad-hoc panel (``--impl a,b``). Raises ConfigError for an
-    unknown court name."""
+    unknown court name.
+
+    ``attempted_routes`` names where the court looked for each missing member; with
+    ``name_unknown_routes=False`` a member no manifest describes adds no route (the MCP server,
+    which offers only the products named at its start, reports no route for the others).
+    """
     if impls:
         name, members = "+".join(impls), tuple(impls)
     else:
@@ -181,6 +187,8 @@ def resolve(config: Config, court: str | None = None, impls: list[str] | None = 
         if name not in config.courts:
             raise ConfigError(f"unknown court {name!r}; known: {', '.join(config.courts)}")
         members = config.courts[name]
+    if len(set(members)) != len(members):
+        raise ConfigError(f"court {name!r} names a product twice; each member runs once")
     found: dict[str, Product] = {}
     missing: list[str] = []
     attempted: list[str] = []
@@ -188,6 +196,10 @@ def resolve(config: Config, court: str | None = None, impls: list[str] | None = 
         p = config.products.get(m)
         if p is None:
             missing.append(m)
+            if name_unknown_routes:
+                where = config.source or "no court.toml"
+                attempted.append(f"{m}: no manifest in the built-in products (court/products/) "
+                                 f"or in {where}")
             continue
         ok, why = p.availability()
         if ok:

@@ -117,7 +117,7 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
                 if r.outcome not in ("agree",):
                     progress.console.print(f"[red]{r.outcome}[/red] {r.case.id}")
             elif r.outcome not in ("agree", "not-comparable"):
-                print(f"{r.outcome}: {r.case.id}: {_line(r)}", flush=True)
+                print(f"{r.case.id}: {_line(r)}", flush=True)
 
     try:
         records, cleanup, complete = run_cases(cases, res, limits, jobs=args.jobs,

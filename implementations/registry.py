@@ -11,6 +11,7 @@ from typing import Any
 # id -> "module:Class"
 BUILTIN: dict[str, str] = {
     "tree": "implementations.tree:TreeBackend",
+    "topaz-tree": "implementations.topaz.tree:TopazTreeBackend",
     "vm": "implementations.vm:VmBackend",
 }
 

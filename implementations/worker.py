@@ -139,7 +139,24 @@ def handle(req: dict, backend: Any, peak: PeakRss) -> dict:
     return {"id": rid, "ok": True, "observation": obs.to_json()}
 
 
+def _exit_with_parent() -> None:
+    """A worker must not outlive its supervisor, even one killed with SIGKILL (which cannot
+    clean up): poll the parent pid and leave when it changes."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(3)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
 def serve(impl: str) -> int:
+    _exit_with_parent()
     backend = registry.load(impl)
     proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
     # Anything else that writes to stdout (a stray print) must not corrupt the protocol stream.

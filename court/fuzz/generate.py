@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from . import values as V
+from .signatures import SIGNATURES
 
 FEATURES = ("closures", "recursion", "strings", "lists", "vectors", "floats", "rationals",
             "errors", "handlers", "callcc", "dynwind", "multivalues", "output", "input",
@@ -57,6 +58,9 @@ class Gen:
         self.f = features
         self.safe = safe
         self.n = 0
+        # One primitive each program leans on, so that every primitive is exercised in depth
+        # in some programs rather than thinly in all.
+        self.focus = draw(st.sampled_from(SIGNATURES))
 
     # -- drawing helpers ---------------------------------------------------------------------
 
@@ -131,11 +135,15 @@ class Gen:
             return self.leaf(t, scope)
         if not self.safe and self.chance(4):
             return self.fault(depth, scope)
-        producers = self.producers(t)
-        return self.pick(producers)(depth - 1, scope)
+        producer = self.pick(self.producers(t))
+        prev, self._want = self._want, t
+        try:
+            return producer(depth - 1, scope)
+        finally:
+            self._want = prev
 
     def producers(self, t: str) -> list:
-        common = [self.p_if, self.p_let, self.p_call_user]
+        common = [self.p_if, self.p_let, self.p_call_user, self.p_prim, self.p_prim]
         if self.on("callcc"):
             common.append(self.p_callcc)
         if self.on("handlers"):
@@ -166,18 +174,49 @@ class Gen:
     def sub(self, t: str, depth: int, scope: Scope) -> str:
         return self.expr(t, depth, scope)
 
+    def p_prim(self, d: int, s: Scope) -> str:
+        """A call of a primitive from the signature table whose result fits the wanted type."""
+        want = self._want
+        fits = [sig for sig in SIGNATURES if want == "any" or sig[2] == want or
+                (want == "num" and sig[2] == "int")]
+        if not fits:
+            return self.leaf(want, s)
+        if self.focus in fits and self.chance(50):
+            name, args, _ = self.focus
+        else:
+            name, args, _ = self.pick(fits)
+        return f"({name}{''.join(' ' + self.arg(a, d, s) for a in args)})"
+
+    def arg(self, a: str, d: int, s: Scope) -> str:
+        if a.startswith("idx:"):
+            return str(self.small(0, int(a[4:]) - 1))
+        if a == "nz":
+            return str(self.pick([-7, -3, -2, -1, 1, 2, 3, 5, 10]))
+        if a.startswith("nelist"):
+            n = int(a[6:] or 1)
+            return "(list" + "".join(" " + self.sub("any", d, s)
+                                     for _ in range(n + self.small(0, 2))) + ")"
+        if a == "vec3":
+            return "(vector" + "".join(" " + self.sub("any", d, s) for _ in range(3)) + ")"
+        if a == "alist":
+            return "'((a 1) (b . 2) (3 c) (\"k\" v))"
+        if a == "sym":
+            return self.pick(V.SYMBOLS)
+        if a == "hello":
+            return '"héllo"'
+        if a == "chars":
+            return f"(list {self.sub('char', d, s)} {self.sub('char', d, s)})"
+        if a == "charvec":
+            return f"(vector {self.sub('char', d, s)})"
+        if a == "bytes":
+            return f"(bytevector {self.small(0, 255)} {self.small(0, 255)})"
+        return self.sub(a, d, s)
+
     def p_if(self, d: int, s: Scope, t: str | None = None) -> str:
         t = t or self._want
         return f"(if {self.sub('bool', d, s)} {self.sub(t, d, s)} {self.sub(t, d, s)})"
 
     _want = "any"
-
-    def typed(self, t: str, d: int, s: Scope) -> str:
-        prev, self._want = self._want, t
-        try:
-            return self.pick(self.producers(t))(d, s)
-        finally:
-            self._want = prev
 
     def p_let(self, d: int, s: Scope) -> str:
         t = self._want

@@ -137,10 +137,14 @@ def merge(reports: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
             raise MergeError(f"{origin}: not a {REPORT_SCHEMA} report")
         if rep["run"]["court"] != court:
             raise MergeError(f"{origin}: court {rep['run']['court']} differs from {court}")
-        other = {p["id"]: p["product_id"] for p in rep["products"]}
-        if other != ids:
-            raise MergeError(f"{origin}: product ids differ from the first report's; shards of "
-                             "one run must test the same builds")
+        for p in rep["products"]:
+            known = ids.get(p["id"])
+            if p["id"] not in ids:
+                raise MergeError(f"{origin}: member {p['id']} is not in the first report's court")
+            if known and p["product_id"] and known != p["product_id"]:
+                raise MergeError(f"{origin}: product ids differ from the first report's; shards "
+                                 "of one run must test the same builds")
+            ids[p["id"]] = known or p["product_id"]  # an empty shard knows no ids
         for c in rep["cases"]:
             if c["id"] in seen:
                 raise MergeError(f"{origin}: case {c['id']} appears in two shards")
@@ -158,6 +162,7 @@ def merge(reports: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         "merged_from": [o for o, _ in reports],
         "command": list(sys.argv),
     })
-    return {"schema": REPORT_SCHEMA, "run": run, "products": first["products"],
+    return {"schema": REPORT_SCHEMA, "run": run,
+            "products": [{"id": m, "product_id": ids[m]} for m in members],
             "cases": cases, "faults": [f for _, r in reports for f in r.get("faults", [])],
             "summary": summarize(cases, members)}

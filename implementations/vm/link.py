@@ -28,7 +28,8 @@ from .treegen import TreeGen, is_kernel_call, tree_depth
 (JF, JFS, RETE, RET, PUSHE, PUSHC, CALLG, CALLE, CALLX, PRIMF, REQ1, DISCARD, DISCARDE, MKVALS,
  SETL, SETG, DEFG, ENTERLET, ENTERREC, INITL, LEAVE, JUMP, GUARD, LEAVEGUARD, RERAISE, JFKEEP,
  NOP, HALT, K_CWV, K_CC, K_DW_BEFORE, K_DW, K_DW_DONE, K_HANDLERS, K_RAISE, K_GEN,
- K_UNWIND) = range(37)
+ K_UNWIND, PUSHL, CALLS) = range(39)
+
 
 MAX_TREE_DEPTH = 24
 TRANSFERS = ("jump", "return", "tail-call", "reraise")
@@ -84,10 +85,19 @@ class CodeLinker:
         self.out = linker.ins[index]
         self.state: list[Item] = []
         self.carry = 0  # weight of dropped items, paid by the next instruction
+        self.req: tuple | None = None  # a pending E320 check (span, weight) of the stack top
 
     # -- emission ---------------------------------------------------------------------------
 
     def emit(self, op: int, w: int, *operands: Any) -> list:
+        if self.req is not None:
+            span, rw = self.req
+            self.req = None
+            if op == CALLG or op == CALLE:
+                operands = (*operands[:-1], span)
+                w += rw
+            else:
+                self.out.append([REQ1, rw, span])
         ins = [op, w + self.carry, *operands]
         self.carry = 0
         self.out.append(ins)
@@ -100,6 +110,9 @@ class CodeLinker:
         node = it.node
         if node[0] == "const":
             self.emit(PUSHC, it.w, node[1])
+        elif node[0] == "local":
+            _, d, i, checked, name, span = node
+            self.emit(PUSHL, it.w, d, i + 1, checked, name, span)
         else:
             self.emit(PUSHE, it.w, self.ev(node))
         it.real, it.node, it.w = True, None, 0
@@ -110,18 +123,28 @@ class CodeLinker:
         for it in self.state[:len(self.state) - keep]:
             if it.real:
                 if it.check is not None:
-                    self.emit(REQ1, it.w, it.check)
-                    it.check, it.w = None, 0
+                    self.need_check(it)
             elif not it.deferrable:
                 self.push_tree(it)
+
+    def need_check(self, it: Item) -> None:
+        """The check is made by the next instruction emitted (a call makes it itself)."""
+        self.flush_check()
+        self.req = (it.check, it.w)
+        it.check, it.w = None, 0
+
+    def flush_check(self) -> None:
+        if self.req is not None:
+            span, w = self.req
+            self.req = None
+            self.out.append([REQ1, w, span])
 
     def force_top(self) -> None:
         self.normalize(1)
         it = self.state[-1]
         if it.real:
             if it.check is not None:
-                self.emit(REQ1, it.w, it.check)
-                it.check, it.w = None, 0
+                self.need_check(it)
         else:
             self.push_tree(it)
 
@@ -154,6 +177,7 @@ class CodeLinker:
                 if fall:
                     if self.state:
                         self.force_top()
+                    self.flush_check()  # it belongs to the path falling in, not the label
                     if self.carry:
                         self.emit(NOP, 0)
                 recorded = labels[j]
@@ -311,7 +335,9 @@ class CodeLinker:
         if is_kernel_call(fn, n):
             if all(not it.real for it in items[1:]) and \
                     max((tree_depth(it.node) for it in items[1:]), default=0) < MAX_TREE_DEPTH:
-                items, wt = self.take(n + 1)
+                # Building a tree evaluates nothing yet: what lies below stays as it is.
+                del self.state[len(self.state) - n - 1:]
+                wt = sum(it.w for it in items)
                 tree = Item(("call", fn, tuple(it.node for it in items[1:]), span), w + wt)
                 if tail:
                     self.emit(RETE, tree.w, self.ev(tree.node))
@@ -337,9 +363,12 @@ class CodeLinker:
             evs = tuple(self.ev(it.node) for it in items[1:])
             if op.node[0] == "global":
                 _, slot, name, gspan = op.node
-                self.emit(CALLG, w + wt, slot, name, gspan, evs, n, span, tail)
+                self.emit(CALLG, w + wt, slot, name, gspan, evs, n, span, tail, None)
             else:
-                self.emit(CALLE, w + wt, self.ev(op.node), evs, n, span, tail)
+                self.emit(CALLE, w + wt, self.ev(op.node), evs, n, span, tail, None)
+        elif all(it.real for it in items):
+            checks = tuple((k, it.check) for k, it in enumerate(items) if it.check is not None)
+            self.emit(CALLS, w + wt, n, checks, span, tail)
         else:
             parts, nstack = self.spec(items)
             self.emit(CALLX, w + wt, parts, nstack, n, span, tail)

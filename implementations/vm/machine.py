@@ -26,6 +26,7 @@ from .control import HALT_CODE, Control, error_object, gather
 from .link import (
     CALLE,
     CALLG,
+    CALLS,
     CALLX,
     DEFG,
     DISCARD,
@@ -46,6 +47,7 @@ from .link import (
     PRIMF,
     PUSHC,
     PUSHE,
+    PUSHL,
     REQ1,
     RERAISE,
     RET,
@@ -107,7 +109,6 @@ class Machine(Control):
         st = self.st
         st.site = span
         gv = self.gv
-        ctx = self.ctx
         self.frames = frames = [(HALT_CODE, 0, None, 0)]
         self.stack = stack = []
         push = stack.append
@@ -140,7 +141,9 @@ class Machine(Control):
                             raise self.exhausted()
                         op = ins[0]
                         if op == CALLG:
-                            _, _, slot, name, gspan, evs, n, span, tail = ins
+                            _, _, slot, name, gspan, evs, n, span, tail, chk = ins
+                            if chk is not None and type(stack[-1]) is Values:
+                                raise mv_error(chk, stack[-1])
                             f = gv[slot]
                             if f is UNBOUND:
                                 raise LispexError("E300", f"unbound variable {name}", (), gspan)
@@ -181,7 +184,9 @@ class Machine(Control):
                             push(ins[2](env))
                             continue
                         if op == CALLE:
-                            _, _, evf, evs, n, span, tail = ins
+                            _, _, evf, evs, n, span, tail, chk = ins
+                            if chk is not None and type(stack[-1]) is Values:
+                                raise mv_error(chk, stack[-1])
                             f = evf(env)
                             a = [None]
                             for e in evs:
@@ -239,6 +244,40 @@ class Machine(Control):
                             if v is False:
                                 pc = ins[3]
                             continue
+                        if op == PUSHL:
+                            _, _, d, i, checked, name, span = ins
+                            e = env
+                            while d:
+                                e = e[0]
+                                d -= 1
+                            v = e[i]
+                            if v is UNINIT and checked:
+                                raise LispexError("E321", f"{name} is read before it is "
+                                                  "initialised", (), span)
+                            push(v)
+                            continue
+                        if op == CALLS:
+                            _, _, n, checks, span, tail = ins
+                            a = stack[-n - 1:]
+                            del stack[-n - 1:]
+                            for k, sp in checks:
+                                if type(a[k]) is Values:
+                                    raise mv_error(sp, a[k])
+                            st.site = span
+                            f = a[0]
+                            if type(f) is Closure and f.np == n:
+                                a[0] = f.env
+                                if not tail:
+                                    fpush((code, pc, env, depth))
+                                    depth += 1
+                                    if depth > RECURSION_LIMIT:
+                                        raise _deep()
+                                code = f.ins
+                                pc = 0
+                                env = a
+                                continue
+                            gfn, gargs, gmode = f, a[1:], tail
+                            break
                         if op == PUSHC:
                             push(ins[2])
                             continue
@@ -320,7 +359,8 @@ class Machine(Control):
                         steps = self.steps
                 except LispexError as err:
                     span = err.span if err.span is not None else st.site
-                    self.steps = steps
+                    # a slow path that failed may have counted applications of its own
+                    self.steps = steps = max(steps, self.steps)
                     code, pc, env, depth, handlers = self.signal(error_object(err, span), False,
                                                                  span, depth, handlers)
                     steps = self.steps

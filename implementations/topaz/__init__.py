@@ -1,0 +1,1 @@
+"""The Topaz products: opt-in Lispex implementations independent of tree and vm."""

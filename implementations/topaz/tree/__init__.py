@@ -1,0 +1,75 @@
+"""topaz-tree: a closure compiler for Lispex.
+
+Core IR is compiled once into nested Python closures (:mod:`.compiler`) and running the program
+is calling them. It shares the kernel's reader, normalizer, values and the primitives that never
+call guest code; its evaluator, its guest-calling and control primitives and its printer are its
+own, so a fault in any of them shows up as a disagreement with the other implementations.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from implementations.lispex.context import RunContext
+from implementations.lispex.core_ir import Program
+from implementations.lispex.errors import ResourceExhausted
+from implementations.lispex.identity import KERNEL_DIR, product_id
+from implementations.lispex.meters import Meter
+from implementations.lispex.primitives import table
+from implementations.lispex.run import NO_INPUT, Prepared
+from implementations.lispex.values import Primitive
+
+from .compiler import compile_program
+from .objects import UNBOUND
+from .output import OUTPUT
+from .stack import on_big_stack
+
+VERSION = "0.1.0"
+
+
+def _dispatched(name: str):
+    def marker(*args: Any) -> Any:
+        raise AssertionError(f"{name} is dispatched by the topaz-tree evaluator")
+    return marker
+
+
+@cache
+def primitives() -> dict[str, Primitive]:
+    impls: dict[str, tuple[Any, bool]] = {
+        row.name: (_dispatched(row.name), False)
+        for row in table.rows() if row.backend and not row.alias_of}
+    impls.update(OUTPUT)
+    return table.build(impls)
+
+
+def _recursion_outcome() -> ResourceExhausted:
+    return ResourceExhausted("recursion-limit", "the host ran out of room for nested evaluation")
+
+
+class TopazTreeBackend:
+    id = "topaz-tree"
+
+    def product_id(self) -> str:
+        return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent)
+
+    def prepare(self, program: Program) -> Prepared:
+        prims = primitives()
+        try:
+            runner = on_big_stack(lambda: compile_program(program, prims))
+        except RecursionError:  # only for Core IR nested beyond any sensible program
+            runner = None
+        return Prepared(program, artifact=runner)
+
+    def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
+        runner = prepared.artifact
+        if runner is None:
+            raise _recursion_outcome()
+        value = UNBOUND if input_value is NO_INPUT else input_value
+        try:
+            return on_big_stack(lambda: runner(value, ctx, meter))
+        except (RecursionError, MemoryError) as e:
+            # Python's own limits, reached only far past the Lispex recursion limit's worth of
+            # nesting; the run ends as the resource outcome a deeper nesting would give.
+            raise _recursion_outcome() from e

@@ -1,0 +1,582 @@
+"""topaz-tree's compiler: Core IR -> nested Python closures, built once per program.
+
+Each node becomes a callable ``code(frame)``; a frame is ``[parent, slot0, slot1, ...]``. Names,
+frame addresses and the primitives a program cannot rebind are resolved at compile time, so
+running a program is only calling closures.
+
+The run's mutable state (non-tail depth, transition count, the span of the last application)
+lives in cells of :func:`compile_program`: a closure updates a cell faster than anything else,
+which is why applications (the hot path) and ``guard`` are built in here while the other nodes
+come from :mod:`.nodes`. Control code reaches the same state through :class:`Runtime`.
+
+Tail calls: an application in tail position returns ``(body, frame)`` instead of calling; the
+nearest non-tail caller loops until it holds a value (see :mod:`.objects`). Escapes and guard
+unwinding are Python exceptions; Lispex faults are dispatched to handlers by :mod:`.control` at
+the innermost dynamic boundary, where the dynamic state is still the one of the fault.
+
+Machine transitions: one per closure entered and per continuation invoked. Every loop in a
+Lispex program goes through a closure call, so this bounds any run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from implementations.lispex import core_ir as ir
+from implementations.lispex.errors import LispexError, ResourceExhausted
+from implementations.lispex.meters import MACHINE, RECURSION_LIMIT, Meter
+from implementations.lispex.values import NO_VALUES, Primitive, Values, list_from
+
+from . import control
+from .analysis import Scope, SingleValued, assigned_slots
+from .fastops import BINARY, UNARY
+from .nodes import NodeCompiler, multiple
+from .objects import (
+    UNBOUND,
+    UNINIT,
+    Closure,
+    Continuation,
+    ContinuationInvoked,
+    GuardToken,
+    GuardUnwind,
+)
+
+Code = Callable[[Any], Any]
+
+
+def bounce(r: Any) -> Any:
+    """Run pending tail calls until a value comes back."""
+    while type(r) is tuple:
+        r = r[0](r[1])
+    return r
+
+
+def arity_error(f: Closure, got: int) -> LispexError:
+    expected = f"at least {f.nparams}" if f.rest else str(f.nparams)
+    return LispexError("E302", f"{f.name or 'anonymous procedure'}: expected {expected} "
+                       f"argument(s), got {got}", ())
+
+
+def prim_arity_error(p: Primitive, got: int) -> LispexError:
+    if p.max_args < 0:
+        expected = f"at least {p.min_args}"
+    elif p.min_args == p.max_args:
+        expected = str(p.min_args)
+    else:
+        expected = f"{p.min_args} to {p.max_args}"
+    return LispexError("E302", f"{p.name}: expected {expected} argument(s), got {got}", ())
+
+
+def bind(f: Closure, args: list) -> list:
+    """The callee frame for ``args``, or E302."""
+    n = len(args)
+    if f.rest:
+        np = f.nparams
+        if n < np:
+            raise arity_error(f, n)
+        return [f.env, *args[:np], list_from(args[np:])]
+    if n != f.nparams:
+        raise arity_error(f, n)
+    return [f.env, *args]
+
+
+def here(n: Any, sc: Scope) -> int:
+    """The slot of ``n`` when it reads a plain local of the current frame, else 0."""
+    if type(n) is not ir.Local or n.checked:
+        return 0
+    hops, i = sc.address(n.depth, n.index)
+    return i if hops == 0 else 0
+
+
+def unbound(n: ir.Global) -> LispexError:
+    return LispexError("E300", f"unbound variable {n.name}", (), n.span)
+
+
+class Runtime:
+    """The run state as control code sees it (see :mod:`.control`)."""
+
+    __slots__ = ("handlers", "ctx", "apply", "get_depth", "set_depth", "get_site")
+
+    def __init__(self) -> None:
+        self.handlers: Any = None  # (handler, outer) chain; a GuardToken stands for a guard
+        self.ctx: Any = None
+
+    def call(self, f: Any, args: list) -> Any:
+        """A non-tail application (callbacks, thunks, handlers)."""
+        return self.apply(f, args, False)
+
+
+Runner = Callable[[Any, Any, Meter], Any]
+
+
+def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:  # noqa: C901
+    """Compile ``program``; the result runs it: ``runner(input_value, ctx, meter)``."""
+    gv: list = [UNBOUND] * len(program.globals)
+    assigned = assigned_slots(program)
+    fixed = {slot: prims[name] for slot, name in enumerate(program.globals)
+             if slot not in assigned and name in prims}
+
+    def constant(n: Any) -> Primitive | None:
+        t = type(n)
+        if t is ir.Global:
+            return fixed.get(n.slot)
+        if t is ir.Intrinsic:
+            return prims[n.name]
+        return None
+
+    single = SingleValued(constant)
+    rt = Runtime()
+    meter: Any = None
+    depth = 0
+    steps = 0
+    slimit = 0
+    site: Any = None
+
+    def exhausted() -> ResourceExhausted:
+        return ResourceExhausted("machine-transition-limit", f"machine-transition limit of "
+                                 f"{meter.limits[MACHINE]} exceeded")
+
+    def too_deep() -> ResourceExhausted:
+        return ResourceExhausted("recursion-limit",
+                                 f"non-tail call depth passed {RECURSION_LIMIT}")
+
+    def get_depth() -> int:
+        return depth
+
+    def set_depth(d: int) -> None:
+        nonlocal depth
+        depth = d
+
+    def get_site() -> Any:
+        return site
+
+    def apply(f: Any, args: list, tail: bool) -> Any:
+        """Apply any procedure; in tail position a closure call comes back as a tail call."""
+        nonlocal steps, depth
+        tf = type(f)
+        if tf is Closure:
+            steps += 1
+            if steps > slimit:
+                raise exhausted()
+            frame = [f.env, *args] if f.fixed == len(args) else bind(f, args)
+            if tail:
+                return (f.body, frame)
+            depth += 1
+            if depth > RECURSION_LIMIT:
+                raise too_deep()
+            r = f.body(frame)
+            if type(r) is tuple:
+                r = bounce(r)
+            depth -= 1
+            return r
+        if tf is Primitive:
+            n = len(args)
+            if n < f.min_args or (f.max_args >= 0 and n > f.max_args):
+                raise prim_arity_error(f, n)
+            if not f.backend:
+                if f.needs_context:
+                    ctx = rt.ctx
+                    ctx.site = site
+                    return f.fn(ctx, *args)
+                return f.fn(*args)
+            return control.BACKEND[f.name](rt, args, tail)
+        if tf is Continuation:
+            steps += 1
+            if steps > slimit:
+                raise exhausted()
+            if not f.active:
+                raise LispexError("E340", "escape continuation is no longer active", ())
+            raise ContinuationInvoked(f, args[0] if len(args) == 1 else Values(tuple(args)))
+        raise LispexError("E301", "attempt to call a non-procedure", (f,))
+
+    rt.apply = apply
+    rt.get_depth = get_depth
+    rt.set_depth = set_depth
+    rt.get_site = get_site
+
+    # -- applications of primitives known at compile time ---------------------------------------
+
+    def c_prim_app(n: ir.App, p: Primitive, sc: Scope) -> Code:
+        span = n.span
+        args = [nodes.one(a, sc) for a in n.args]
+        k = len(args)
+        fn = p.fn
+        if not p.accepts(k):
+            def wrong_arity(e: Any) -> Any:
+                nonlocal site
+                for a in args:
+                    a(e)
+                site = span
+                raise prim_arity_error(p, k)
+            return wrong_arity
+        if p.needs_context:
+            def with_context(e: Any) -> Any:
+                nonlocal site
+                vals = [a(e) for a in args]
+                site = span
+                ctx = rt.ctx
+                ctx.site = span
+                return fn(ctx, *vals)
+            return with_context
+        if k == 2 and p.name in BINARY:
+            return c_binary(n, BINARY[p.name], fn, sc)
+        if k == 1 and p.name in UNARY:
+            kind, fast = UNARY[p.name]
+            a = args[0]
+
+            def unary(e: Any) -> Any:
+                nonlocal site
+                x = a(e)
+                site = span
+                if type(x) is kind:
+                    return fast(x)
+                return fn(x)
+            return unary
+        if k == 0:
+            def prim0(e: Any) -> Any:
+                nonlocal site
+                site = span
+                return fn()
+            return prim0
+        if k == 1:
+            a = args[0]
+
+            def prim1(e: Any) -> Any:
+                nonlocal site
+                x = a(e)
+                site = span
+                return fn(x)
+            return prim1
+        if k == 2:
+            a, b = args
+
+            def prim2(e: Any) -> Any:
+                nonlocal site
+                x = a(e)
+                y = b(e)
+                site = span
+                return fn(x, y)
+            return prim2
+        if k == 3:
+            a, b, c = args
+
+            def prim3(e: Any) -> Any:
+                nonlocal site
+                x = a(e)
+                y = b(e)
+                z = c(e)
+                site = span
+                return fn(x, y, z)
+            return prim3
+
+        def prim_n(e: Any) -> Any:
+            nonlocal site
+            vals = [a(e) for a in args]
+            site = span
+            return fn(*vals)
+        return prim_n
+
+    def c_binary(n: ir.App, op: Callable, fn: Callable, sc: Scope) -> Code:
+        """Two-argument arithmetic and comparison: exact integers inline, the rest by ``fn``."""
+        span = n.span
+        x, y = n.args
+        i = here(x, sc)
+        if i:
+            if type(y) is ir.Const and type(y.value) is int:
+                c = y.value
+
+                def local_const(e: Any) -> Any:
+                    nonlocal site
+                    a = e[i]
+                    site = span
+                    if type(a) is int:
+                        return op(a, c)
+                    return fn(a, c)
+                return local_const
+            j = here(y, sc)
+            if j:
+                def local_local(e: Any) -> Any:
+                    nonlocal site
+                    a = e[i]
+                    b = e[j]
+                    site = span
+                    if type(a) is int and type(b) is int:
+                        return op(a, b)
+                    return fn(a, b)
+                return local_local
+        ca, cb = nodes.one(x, sc), nodes.one(y, sc)
+
+        def binary(e: Any) -> Any:
+            nonlocal site
+            a = ca(e)
+            b = cb(e)
+            site = span
+            if type(a) is int and type(b) is int:
+                return op(a, b)
+            return fn(a, b)
+        return binary
+
+    # -- applications of anything else ---------------------------------------------------------
+
+    def c_call(n: ir.App, sc: Scope) -> Code:  # noqa: C901
+        span, tail, k = n.span, n.tail, len(n.args)
+        op = n.op
+        gslot = op.slot if type(op) is ir.Global and op.slot not in fixed else -1
+        opc = nodes.one(op, sc)
+        args = [nodes.one(a, sc) for a in n.args]
+        if k == 0:
+            if tail:
+                def tail0(e: Any) -> Any:
+                    nonlocal site, steps
+                    f = gv[gslot] if gslot >= 0 else opc(e)
+                    if f is UNBOUND:
+                        raise unbound(op)
+                    site = span
+                    if type(f) is Closure and f.fixed == 0:
+                        steps += 1
+                        if steps > slimit:
+                            raise exhausted()
+                        return (f.body, [f.env])
+                    return apply(f, [], True)
+                return tail0
+
+            def call0(e: Any) -> Any:
+                nonlocal site, steps, depth
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                site = span
+                if type(f) is Closure and f.fixed == 0:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    depth += 1
+                    if depth > RECURSION_LIMIT:
+                        raise too_deep()
+                    r = f.body([f.env])
+                    if type(r) is tuple:
+                        r = bounce(r)
+                    depth -= 1
+                    return r
+                return apply(f, [], False)
+            return call0
+        if k == 1:
+            a = args[0]
+            if tail:
+                def tail1(e: Any) -> Any:
+                    nonlocal site, steps
+                    f = gv[gslot] if gslot >= 0 else opc(e)
+                    if f is UNBOUND:
+                        raise unbound(op)
+                    x = a(e)
+                    site = span
+                    if type(f) is Closure and f.fixed == 1:
+                        steps += 1
+                        if steps > slimit:
+                            raise exhausted()
+                        return (f.body, [f.env, x])
+                    return apply(f, [x], True)
+                return tail1
+
+            def call1(e: Any) -> Any:
+                nonlocal site, steps, depth
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                x = a(e)
+                site = span
+                if type(f) is Closure and f.fixed == 1:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    depth += 1
+                    if depth > RECURSION_LIMIT:
+                        raise too_deep()
+                    r = f.body([f.env, x])
+                    if type(r) is tuple:
+                        r = bounce(r)
+                    depth -= 1
+                    return r
+                return apply(f, [x], False)
+            return call1
+        if k == 2:
+            a, b = args
+            if tail:
+                def tail2(e: Any) -> Any:
+                    nonlocal site, steps
+                    f = gv[gslot] if gslot >= 0 else opc(e)
+                    if f is UNBOUND:
+                        raise unbound(op)
+                    x = a(e)
+                    y = b(e)
+                    site = span
+                    if type(f) is Closure and f.fixed == 2:
+                        steps += 1
+                        if steps > slimit:
+                            raise exhausted()
+                        return (f.body, [f.env, x, y])
+                    return apply(f, [x, y], True)
+                return tail2
+
+            def call2(e: Any) -> Any:
+                nonlocal site, steps, depth
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                x = a(e)
+                y = b(e)
+                site = span
+                if type(f) is Closure and f.fixed == 2:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    depth += 1
+                    if depth > RECURSION_LIMIT:
+                        raise too_deep()
+                    r = f.body([f.env, x, y])
+                    if type(r) is tuple:
+                        r = bounce(r)
+                    depth -= 1
+                    return r
+                return apply(f, [x, y], False)
+            return call2
+        if k == 3:
+            a, b, c = args
+            if tail:
+                def tail3(e: Any) -> Any:
+                    nonlocal site, steps
+                    f = gv[gslot] if gslot >= 0 else opc(e)
+                    if f is UNBOUND:
+                        raise unbound(op)
+                    x = a(e)
+                    y = b(e)
+                    z = c(e)
+                    site = span
+                    if type(f) is Closure and f.fixed == 3:
+                        steps += 1
+                        if steps > slimit:
+                            raise exhausted()
+                        return (f.body, [f.env, x, y, z])
+                    return apply(f, [x, y, z], True)
+                return tail3
+
+            def call3(e: Any) -> Any:
+                nonlocal site, steps, depth
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                x = a(e)
+                y = b(e)
+                z = c(e)
+                site = span
+                if type(f) is Closure and f.fixed == 3:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    depth += 1
+                    if depth > RECURSION_LIMIT:
+                        raise too_deep()
+                    r = f.body([f.env, x, y, z])
+                    if type(r) is tuple:
+                        r = bounce(r)
+                    depth -= 1
+                    return r
+                return apply(f, [x, y, z], False)
+            return call3
+
+        def call_n(e: Any) -> Any:
+            nonlocal site
+            f = gv[gslot] if gslot >= 0 else opc(e)
+            if f is UNBOUND:
+                raise unbound(op)
+            vals = [a(e) for a in args]
+            site = span
+            return apply(f, vals, tail)
+        return call_n
+
+    def c_app(n: ir.App, sc: Scope) -> Code:
+        p = constant(n.op)
+        if p is not None and not p.backend:
+            return c_prim_app(n, p, sc)
+        return c_call(n, sc)
+
+    # -- guard ---------------------------------------------------------------------------------
+
+    def c_guard(n: ir.Guard, sc: Scope) -> Code:
+        body = nodes.comp(n.body, sc)
+        inner = sc.bind(1)  # the clauses' frame: the condition
+        slot = inner.frames[-1][1]
+        clauses = [(nodes.comp(t, inner), t.span, single(t),
+                    None if b is None else nodes.comp(b, inner)) for t, b in n.clauses]
+        else_ = None if n.else_body is None else nodes.comp(n.else_body, inner)
+
+        def guard(e: Any) -> Any:
+            nonlocal depth
+            saved, saved_depth = rt.handlers, depth
+            token = GuardToken()
+            rt.handlers = (token, saved)
+            try:
+                try:
+                    v = body(e)
+                    if type(v) is tuple:
+                        v = bounce(v)
+                except LispexError as err:
+                    control.fault(rt, err)
+            except GuardUnwind as g:
+                if g.token is not token:
+                    raise
+                # Unwound to this guard: its handler is gone, the depth is the guard's own.
+                rt.handlers, depth = saved, saved_depth
+                e[slot] = g.payload
+                for test, tspan, test_single, clause_body in clauses:
+                    t = test(e)
+                    if not test_single and type(t) is Values:
+                        raise multiple(tspan, t) from None
+                    if t is not False:
+                        return t if clause_body is None else clause_body(e)
+                if else_ is not None:
+                    return else_(e)
+                return control.signal(rt, g.payload, g.continuable, g.span)
+            rt.handlers = saved
+            return v
+        return guard
+
+    nodes = NodeCompiler(gv, fixed, prims, single, c_app, c_guard)
+    forms = []
+    for form in program.forms:
+        sc = Scope.top()
+        code = nodes.comp(form, sc)
+        forms.append((code, [None] + [UNINIT] * (sc.size[0] - 1), form.span))
+    start = [UNBOUND] * len(gv)
+    input_slots = []
+    for slot, name in enumerate(program.globals):
+        if name in prims:
+            start[slot] = prims[name]
+        elif name == "input":
+            input_slots.append(slot)
+
+    def run(input_value: Any, ctx: Any, m: Meter) -> Any:
+        nonlocal meter, depth, steps, slimit, site
+        meter = m
+        gv[:] = start
+        for slot in input_slots:
+            gv[slot] = input_value
+        rt.ctx = ctx
+        steps, slimit = 0, m.remaining(MACHINE)
+        result: Any = NO_VALUES
+        try:
+            for code, frame, form_span in forms:
+                rt.handlers, depth, site = None, 0, form_span
+                try:
+                    r = code(frame[:])
+                    if type(r) is tuple:
+                        r = bounce(r)
+                except LispexError as err:
+                    control.fault(rt, err)
+                result = r
+        finally:
+            m.used[MACHINE] += min(steps, slimit)
+        return result
+
+    return run

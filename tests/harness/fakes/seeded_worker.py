@@ -1,0 +1,86 @@
+"""A test-only `lispex.court-worker/v1` product: the tree interpreter with one seeded bug.
+
+    python seeded_worker.py --bug quotient|list-tail|float-exponent|dynamic-wind|none
+
+The fuzzer's tests declare it in a temporary court.toml and must find the bug.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from implementations import worker  # noqa: E402
+from implementations.lispex import numbers, printer  # noqa: E402
+from implementations.lispex.errors import LispexError  # noqa: E402
+from implementations.lispex.values import Pair, Primitive  # noqa: E402
+from implementations.tree import machine, primitives  # noqa: E402
+
+
+def replace(name, fn):
+    prims = primitives()
+    old = prims[name]
+    prims[name] = Primitive(name, fn, old.min_args, old.max_args, warning=None, guest=False,
+                            backend=False, family=old.family, needs_context=False)
+
+
+def seed_quotient():
+    def quotient(a, b):
+        if b == 0:
+            raise LispexError("E313", "quotient: division by zero", (a, b))
+        return a // b  # the bug: rounds toward negative infinity
+    replace("quotient", quotient)
+
+
+def seed_list_tail():
+    real = primitives()["list-tail"].fn
+
+    def list_tail(lst, k):
+        result = real(lst, k)
+        return result.cdr if type(result) is Pair else result  # the bug: one too far
+    replace("list-tail", list_tail)
+
+
+def seed_float_exponent():
+    real = numbers.format_float
+
+    def format_float(x):
+        if x != 0 and (abs(x) >= 1e16 or abs(x) < 1e-4):
+            return repr(x)  # the bug: exponent notation, e.g. 1e+21
+        return real(x)
+    printer.format_float = format_float
+    numbers.format_float = format_float
+
+
+def seed_dynamic_wind():
+    real_control = machine.Machine.control
+    buggy_tag = 99
+
+    def control(self, fr, k, val, handlers, depth):
+        if fr[0] == machine.F_DW_BEFORE:
+            _, thunk, after, saved = fr
+            # The bug: the frame that runs `after` is invisible to unwinding, so an escape
+            # (call/cc, guard) skips the after thunk; a normal return still runs it.
+            k.append((buggy_tag, after, saved))
+            return machine.APPLY, None, [thunk], False, handlers, depth, None, None
+        if fr[0] == buggy_tag:
+            return real_control(self, (machine.F_DW, fr[1], fr[2]), k, val, handlers, depth)
+        return real_control(self, fr, k, val, handlers, depth)
+    machine.Machine.control = control
+
+
+BUGS = {"quotient": seed_quotient, "list-tail": seed_list_tail,
+        "float-exponent": seed_float_exponent, "dynamic-wind": seed_dynamic_wind,
+        "none": lambda: None}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--bug", choices=sorted(BUGS), required=True)
+    BUGS[p.parse_args().bug]()
+    return worker.serve("tree")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
