@@ -4,9 +4,11 @@
 
 Each program runs once per runner as a warm-up, then N rounds in which every runner (python,
 then each implementation) runs once, round-robin, so that noise from the shared machine falls on
-all of them alike instead of on whichever ran during a burst. Every run's result is checked: a
-benchmark that computes the wrong thing measures nothing, so a wrong result ends the script
-with status 1.
+all of them alike instead of on whichever ran during a burst. A runner whose warm-up took less
+than MIN_SAMPLE (plain Python, mostly) repeats the program back to back within each sample and
+reports the time per run, so that one context switch does not swamp a sample of a few
+milliseconds. Every run's result is checked: a benchmark that computes the wrong thing measures
+nothing, so a wrong result ends the script with status 1.
 
 A Lispex sample is one whole ``evaluate()``: read, normalize, prepare (compile, for a back end
 that compiles) and execute, which is what a caller of the implementation pays.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import statistics
 import sys
 import time
@@ -30,6 +33,7 @@ from implementations import registry
 from implementations.lispex.run import evaluate
 
 PYTHON = "python"
+MIN_SAMPLE = 0.05  # seconds: shorter runs are repeated back to back within one sample
 
 
 class WrongResult(Exception):
@@ -55,34 +59,48 @@ def python_runner(prog: common.BenchProgram) -> Callable[[], str]:
     return lambda: common.lispex_text(main())
 
 
-def timed(run: Callable[[], str], expected: str, who: str, prog: str) -> float:
+def timed(run: Callable[[], str], expected: str, who: str, prog: str, inner: int = 1) -> float:
+    """Seconds per run, averaged over ``inner`` back-to-back runs, every result checked."""
     # Collect the previous run's garbage first so that it is not charged to this one; the
     # collector stays on during the run because allocation is part of what is measured.
     gc.collect()
+    results = []
     t0 = time.perf_counter()
     try:
-        got = run()
+        for _ in range(inner):
+            results.append(run())
     except WrongResult as e:
         raise WrongResult(f"{prog} on {who}: {e}") from None
     elapsed = time.perf_counter() - t0
-    if got != expected:
-        raise WrongResult(f"{prog} on {who}: got {got}, expected {expected}")
-    return elapsed
+    for got in results:
+        if got != expected:
+            raise WrongResult(f"{prog} on {who}: got {got}, expected {expected}")
+    return elapsed / inner
+
+
+def inner_count(warm_up_seconds: float) -> int:
+    # A run of a few milliseconds (plain Python) is at the mercy of one context switch on a
+    # shared machine: repeat it back to back so that each sample lasts at least MIN_SAMPLE.
+    return max(1, math.ceil(MIN_SAMPLE / max(warm_up_seconds, 1e-6)))
 
 
 def bench_program(prog: common.BenchProgram, impls: list[str], repeat: int,
-                  progress: Callable[[str], None]) -> dict[str, list[float]]:
+                  progress: Callable[[str], None]
+                  ) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Per runner, the samples (seconds per run) and how many runs each sample averages."""
     runners: dict[str, Callable[[], str]] = {PYTHON: python_runner(prog)}
     for impl in impls:
         runners[impl] = lispex_runner(impl, prog)
     samples: dict[str, list[float]] = {who: [] for who in runners}
+    inner: dict[str, int] = {}
     for who, run in runners.items():
-        timed(run, prog.expected, who, prog.name)  # warm-up: imports, caches, first-run costs
+        # warm-up: imports, caches, first-run costs; its time sizes the samples
+        inner[who] = inner_count(timed(run, prog.expected, who, prog.name))
     for i in range(repeat):
         progress(f"{prog.name}: round {i + 1}/{repeat}")
         for who, run in runners.items():
-            samples[who].append(timed(run, prog.expected, who, prog.name))
-    return samples
+            samples[who].append(timed(run, prog.expected, who, prog.name, inner[who]))
+    return samples, inner
 
 
 def summarize(samples: dict[str, list[float]]) -> dict[str, dict[str, float]]:
@@ -188,15 +206,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {info['python']} ({info['implementation']}) on {info['platform']}")
     print(f"CPU: {info['processor']}, {info['cpu_count']} logical CPUs")
     print(f"{args.repeat} timed rounds after one warm-up, round-robin over: "
-          f"{', '.join([PYTHON, *impls])}")
+          f"{', '.join([PYTHON, *impls])}; runs under {MIN_SAMPLE * 1000:.0f} ms are "
+          f"repeated within a sample")
 
     def progress(msg: str) -> None:
         print(f"  {msg}", file=sys.stderr, flush=True)
 
     samples: dict[str, dict[str, list[float]]] = {}
+    inner: dict[str, dict[str, int]] = {}
     try:
         for prog in programs:
-            samples[prog.name] = bench_program(prog, impls, args.repeat, progress)
+            samples[prog.name], inner[prog.name] = bench_program(prog, impls, args.repeat,
+                                                                 progress)
     except WrongResult as e:
         print(f"error: wrong result: {e}", file=sys.stderr)
         return 1
@@ -208,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         record: dict[str, Any] = {
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": info, "repeat": args.repeat, "runners": [PYTHON, *impls],
-            "samples": samples, "summary": results,
+            "samples": samples, "runs_per_sample": inner, "summary": results,
         }
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(record, f, indent=2)

@@ -39,6 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="AXIS=N", help="override one meter limit (repeatable)")
     e.add_argument("--json", action="store_true", help="print the observation as JSON")
 
+    d = sub.add_parser("disasm", help="print a program's bytecode, with source positions")
+    d.add_argument("program", help="the program file (.lspx)")
+    d.add_argument("--impl", default="vm", help="a compiling implementation (default: vm)")
+
     from .compare_cmd import add_arguments
 
     c = sub.add_parser("compare", help="run one program on every member of a court and compare")
@@ -75,6 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .eval_cmd import run_eval
 
             return run_eval(args)
+        if args.command == "disasm":
+            from .eval_cmd import run_disasm
+
+            return run_disasm(args)
         if args.command == "compare":
             from .compare_cmd import run_compare
 

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from .eval_cmd import read_input, read_program
 from .products import ConfigError, load_config, resolve
+from .render import make_console
 from .session import CourtSession, InputRejected
 from .supervisor import Limits
 from .usage import UsageError, parse_limit
@@ -119,7 +120,7 @@ def run_compare(args: argparse.Namespace) -> int:
         res = resolve(config, args.court, impls)
     except ConfigError as e:
         raise UsageError(f"court: {e}") from None
-    console = Console(stderr=False)
+    console = make_console()
     if not res.available:
         result = unavailable_result(res)
     else:

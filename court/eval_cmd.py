@@ -59,3 +59,34 @@ def run_eval(args: argparse.Namespace) -> int:
     for d in obs.diagnostics:
         sys.stderr.write(d.render(args.program) + "\n")
     return obs.exit_status
+
+
+def run_disasm(args: argparse.Namespace) -> int:
+    """`court disasm`: the compiled form of a program, for back ends that compile."""
+    from implementations.lispex.errors import LispexError, ResourceExhausted
+    from implementations.lispex.normalizer import normalize
+    from implementations.lispex.reader import read_source
+    from implementations.lispex.run import _diagnostic
+
+    source = read_program(args.program)
+    try:
+        backend = registry.load(args.impl)
+    except registry.UnknownImplementation as e:
+        raise UsageError(f"court: {e.args[0]}") from None
+    if not hasattr(backend, "disassemble"):
+        raise UsageError(f"court: implementation {args.impl} has no bytecode to show")
+    try:
+        read = read_source(source, args.program)
+        program = normalize(read.datums, args.program, None, read.pragmas)
+    except LispexError as e:
+        sys.stderr.write(_diagnostic(e, "reader").render(args.program) + "\n")
+        return 1
+    except ResourceExhausted as e:
+        sys.stderr.write(f"{e.code} {args.program}:0:0 {e.message}\n")
+        return 2
+    prepared = backend.prepare(program)
+    sys.stdout.write(f";; {args.program}: core_ir_id {program.core_ir_id()}\n")
+    for key, value in prepared.identities.items():
+        sys.stdout.write(f";; {key} {value}\n")
+    sys.stdout.write(backend.disassemble(prepared))
+    return 0

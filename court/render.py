@@ -13,6 +13,15 @@ VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "not-comparable"
                  "unavailable": "bold magenta"}
 
 
+def make_console() -> Console:
+    """A console for stdout: on a terminal its own width; in a log or a pipe wide enough that the
+    members table does not wrap into an unreadable column of fragments."""
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    return console
+
+
 def _excerpt(text: str | None, n: int = 40) -> str:
     if text is None:
         return "-"

@@ -16,6 +16,7 @@ from rich.console import Console
 from .compare_cmd import config_from, limits_from
 from .corpus import EXPECTATION_SCHEMA, Case, CaseError, discover, normative
 from .products import ConfigError, resolve
+from .render import make_console
 from .report import markdown
 from .report.model import MergeError, build, merge
 from .report.write import read_report, write_all
@@ -143,7 +144,7 @@ def run_run(args: argparse.Namespace) -> int:
     res = resolution_for(args)
     if not res.available:
         return _unavailable(res)
-    console = Console()
+    console = make_console()
     started = dt.datetime.now(dt.UTC)
     records, cleanup, complete, interrupted = execute(cases, res, args, console, args.fail_fast)
     finished = dt.datetime.now(dt.UTC)
@@ -207,7 +208,7 @@ def run_bless(args: argparse.Namespace) -> int:
     res = resolution_for(args)
     if not res.available:
         return _unavailable(res)
-    console = Console()
+    console = make_console()
     records, _, _, interrupted = execute(cases, res, args, console)
     refused = changed = new = 0
     for r in records:
@@ -256,7 +257,7 @@ def run_merge(args: argparse.Namespace) -> int:
     except (MergeError, KeyError) as e:
         raise UsageError(f"court: cannot merge: {e}") from None
     paths = write_all(merged, Path(args.report_dir))
-    console = Console()
+    console = make_console()
     print_summary(merged, console)
     console.print(f"reports: {', '.join(str(p) for p in paths)}")
     o = merged["summary"]["outcomes"]
@@ -272,7 +273,7 @@ def run_replay(args: argparse.Namespace) -> int:
     res = resolution_for(args, court=None if (args.court or args.impl) else old["run"]["court"])
     if not res.available:
         return _unavailable(res)
-    console = Console()
+    console = make_console()
     records, _, _, interrupted = execute(cases, res, args, console)
     before = {c["id"]: c for c in old["cases"]}
     moved = 0

@@ -12,6 +12,7 @@ from typing import Any
 BUILTIN: dict[str, str] = {
     "tree": "implementations.tree:TreeBackend",
     "topaz-tree": "implementations.topaz.tree:TopazTreeBackend",
+    "topaz-vm": "implementations.topaz.vm:TopazVmBackend",
     "vm": "implementations.vm:VmBackend",
 }
 

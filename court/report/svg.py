@@ -29,7 +29,8 @@ def _axis_ticks(lo: float, hi: float, x, y: float, unit: str, scale: float) -> l
     for e in range(math.floor(lo), math.ceil(hi) + 1):
         v = 10 ** e
         px = x(v)
-        if LEFT - 1 <= px <= W - PAD + 1:
+        if LEFT - 12 <= px <= W - PAD + 1:
+            px = max(px, LEFT)
             out.append(f'<line x1="{px:.1f}" y1="{PAD}" x2="{px:.1f}" y2="{y}" stroke="#ddd"/>')
             out.append(f'<text x="{px:.1f}" y="{y + 14}" font-size="10" text-anchor="middle">'
                        f'{v * scale:g}{unit}</text>')
@@ -74,7 +75,7 @@ def bars(values: dict[str, tuple[float, float]], title: str, unit: str = " MiB",
     if not values:
         return f"<p>{escape(title)}: no data</p>"
     top = max(v[1] for v in values.values())
-    width = W - LEFT - PAD - 60
+    width = W - LEFT - PAD - 190  # room for the label after the longest bar
     h = PAD * 2 + ROW * len(values)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" role="img" '
              f'aria-label="{escape(title)}">',
@@ -125,6 +126,6 @@ def ratio_curves(ratios: dict[str, list[float]], title: str) -> str:
                        for j, r in enumerate(vs))
         parts.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.5" points="{pts}"/>')
         parts.append(f'<text x="{W - PAD}" y="{h + 12 - 14 * i}" font-size="10" '
-                     f'text-anchor="end" fill="{c}">{escape(name)}</text>')
+                     f'text-anchor="end" fill="{c}">{escape(name)} (above 1x: slower)</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -70,6 +70,16 @@ class ResourceExhausted(Exception):
         self.message = message
 
 
+class BuildFault(Exception):
+    """A back end could not make runnable code of a program (generated code that does not
+    compile, say). A fault of the implementation, not of the program: the run's status is
+    ``infrastructure-error`` with a fault of kind ``build``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 @dataclass
 class Diagnostic:
     code: str

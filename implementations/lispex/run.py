@@ -12,7 +12,15 @@ from typing import Any, Protocol
 
 from .context import RunContext
 from .core_ir import Program
-from .errors import Diagnostic, LispexError, Raised, ResourceExhausted, catalog, make_diagnostic
+from .errors import (
+    BuildFault,
+    Diagnostic,
+    LispexError,
+    Raised,
+    ResourceExhausted,
+    catalog,
+    make_diagnostic,
+)
 from .meters import AXIS_IDS, Meter, axes, default_profile, profiles
 from .normalizer import normalize
 from .observation import Observation
@@ -120,7 +128,14 @@ def evaluate(source: bytes, backend: Backend, *, filename: str = "program.lspx",
             obs.diagnostics = [_diagnostic(e, "reader")]
             return obs
         obs.products["core_ir_id"] = program.core_ir_id()
-        prepared = backend.prepare(program)
+        try:
+            prepared = backend.prepare(program)
+        except BuildFault as b:
+            # The implementation failed, not the program: nothing ran, nothing is known.
+            obs.status, obs.exit_status = "infrastructure-error", None  # type: ignore[assignment]
+            obs.resource_outcome = {"status": "unknown"}
+            obs.faults = [{"kind": "build", "message": b.message}]
+            return obs
         obs.products.update(prepared.identities)
         try:
             result = backend.execute(prepared, input_value, ctx, meter)

@@ -49,6 +49,11 @@ class VmBackend:
         return Prepared(program, identities={"bytecode_id": compiled.bytecode_id()},
                         artifact=compiled)
 
+    def disassemble(self, prepared: Prepared) -> str:
+        from .disasm import disassemble
+
+        return disassemble(prepared.artifact)
+
     def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
         machine = Machine(prepared.artifact, primitives(), ctx, meter,
                           UNBOUND if input_value is NO_INPUT else input_value)

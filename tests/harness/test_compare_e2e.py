@@ -125,10 +125,16 @@ def test_lispex_cli_protocol_compares_what_it_can(tmp_path, capsys, court_toml):
 
 def test_unavailable_court_names_what_is_missing(tmp_path, capsys):
     p = program(tmp_path, "1")
-    code, result = run_json(capsys, p, "--court", "all-four")
+    config = tmp_path / "ghost.toml"
+    config.write_text('[products.broken]\ncommand = ["/nonexistent/lispex"]\n'
+                      'protocol = "lispex-cli"\n'
+                      '[courts.ghost]\nmembers = ["tree", "ghost", "broken"]\n')
+    code, result = run_json(capsys, p, "--court", "ghost", "--config", str(config))
     assert code == 3
     assert result["status"] == "unavailable"
-    assert "topaz-tree" in result["missing_prerequisites"]
+    assert result["missing_prerequisites"] == ["ghost", "broken"]
+    routes = " ".join(result["attempted_routes"])
+    assert "ghost: no manifest" in routes and "/nonexistent/lispex" in routes
     assert result["verdict"] is None
 
 

@@ -44,8 +44,13 @@ def primitives() -> dict[str, Primitive]:
     return table.build(impls)
 
 
-def _recursion_outcome() -> ResourceExhausted:
-    return ResourceExhausted("recursion-limit", "the host ran out of room for nested evaluation")
+class _TooDeep:
+    """What ``prepare`` keeps when the Core IR is nested too deep for Python to compile."""
+
+
+def _host_exhausted() -> ResourceExhausted:
+    return ResourceExhausted("recursion-limit", "nesting too deep for the host (Python's own "
+                             "recursion or memory limit)")
 
 
 class TopazTreeBackend:
@@ -57,19 +62,20 @@ class TopazTreeBackend:
     def prepare(self, program: Program) -> Prepared:
         prims = primitives()
         try:
-            runner = on_big_stack(lambda: compile_program(program, prims))
-        except RecursionError:  # only for Core IR nested beyond any sensible program
-            runner = None
+            runner: Any = on_big_stack(lambda: compile_program(program, prims))
+        except (RecursionError, MemoryError):
+            runner = _TooDeep()
         return Prepared(program, artifact=runner)
 
     def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
         runner = prepared.artifact
-        if runner is None:
-            raise _recursion_outcome()
         value = UNBOUND if input_value is NO_INPUT else input_value
-        try:
-            return on_big_stack(lambda: runner(value, ctx, meter))
-        except (RecursionError, MemoryError) as e:
-            # Python's own limits, reached only far past the Lispex recursion limit's worth of
-            # nesting; the run ends as the resource outcome a deeper nesting would give.
-            raise _recursion_outcome() from e
+        if type(runner) is not _TooDeep:
+            try:
+                return on_big_stack(lambda: runner(value, ctx, meter))
+            except (RecursionError, MemoryError):
+                # Python's own limits, met only far past what the Lispex recursion limit allows
+                # to nest (or when memory runs out): the run ends as deeper nesting would. The
+                # exception is dropped here, outside the handler, so its frames can be freed.
+                pass
+        raise _host_exhausted()

@@ -130,34 +130,47 @@ class Scope:
     escape), so every slot is written by exactly one binding. Lookups get shallower and a
     ``let`` allocates nothing.
 
-    ``frames`` holds, per Core IR frame from the outermost, ``(level, base)``: the activation
-    level (0 for the top-level form, +1 per enclosing lambda) and the run-time index of its
-    first slot. ``size`` counts the slots the current activation needs so far (shared by every
-    scope of that activation).
+    One Scope per Core IR frame, linked to the enclosing one (a chain, not a copied tuple: a
+    ``let*`` of twenty thousand bindings nests that deep). ``level`` is the activation it lives
+    in (0 for the top-level form, +1 per enclosing lambda), ``base`` the run-time index of its
+    first slot, ``size`` the slots that activation needs so far (shared by its scopes).
     """
 
-    __slots__ = ("frames", "level", "size")
+    __slots__ = ("parent", "level", "base", "size")
 
-    def __init__(self, frames: tuple, level: int, size: list[int]) -> None:
-        self.frames = frames
+    def __init__(self, parent: Scope | None, level: int, base: int, size: list[int]) -> None:
+        self.parent = parent
         self.level = level
+        self.base = base
         self.size = size
 
     @classmethod
     def top(cls) -> Scope:
-        return cls((), 0, [1])  # slot 0 of every frame is the link to the enclosing one
+        # The top level has no Core IR frame of its own; slot 0 of every run-time frame is the
+        # link to the enclosing frame, so slots start at 1.
+        return cls(None, 0, 1, [1])
 
     def address(self, depth: int, index: int) -> tuple[int, int]:
         """(frames to go out, index in that frame) of Core IR slot ``(depth, index)``."""
-        level, base = self.frames[len(self.frames) - 1 - depth]
-        return self.level - level, base + index
+        s = self
+        for _ in range(depth):
+            s = s.parent
+        return self.level - s.level, s.base + index
 
     def bind(self, count: int) -> Scope:
-        """A scope with a new Core IR frame of ``count`` slots in the current activation."""
+        """The scope of a new Core IR frame of ``count`` slots in the current activation."""
         base = self.size[0]
         self.size[0] += count
-        return Scope((*self.frames, (self.level, base)), self.level, self.size)
+        return Scope(self, self.level, base, self.size)
 
     def procedure(self, count: int) -> Scope:
         """The scope of a lambda body whose parameters take ``count`` slots."""
-        return Scope((*self.frames, (self.level + 1, 1)), self.level + 1, [1 + count])
+        return Scope(self, self.level + 1, 1, [1 + count])
+
+
+def here(n: Any, sc: Scope) -> int:
+    """The slot of ``n`` when it reads a plain local of the current frame, else 0."""
+    if type(n) is not ir.Local or n.checked:
+        return 0
+    hops, i = sc.address(n.depth, n.index)
+    return i if hops == 0 else 0

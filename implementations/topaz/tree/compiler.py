@@ -26,10 +26,12 @@ from typing import Any
 from implementations.lispex import core_ir as ir
 from implementations.lispex.errors import LispexError, ResourceExhausted
 from implementations.lispex.meters import MACHINE, RECURSION_LIMIT, Meter
-from implementations.lispex.values import NO_VALUES, Primitive, Values, list_from
+from implementations.lispex.values import NO_VALUES, Primitive, Values
 
 from . import control
-from .analysis import Scope, SingleValued, assigned_slots
+from .analysis import Scope, SingleValued, assigned_slots, here
+from .calling import bind, bounce, prim_arity_error, unbound
+from .control import Runtime
 from .fastops import BINARY, UNARY
 from .nodes import NodeCompiler, multiple
 from .objects import (
@@ -43,70 +45,6 @@ from .objects import (
 )
 
 Code = Callable[[Any], Any]
-
-
-def bounce(r: Any) -> Any:
-    """Run pending tail calls until a value comes back."""
-    while type(r) is tuple:
-        r = r[0](r[1])
-    return r
-
-
-def arity_error(f: Closure, got: int) -> LispexError:
-    expected = f"at least {f.nparams}" if f.rest else str(f.nparams)
-    return LispexError("E302", f"{f.name or 'anonymous procedure'}: expected {expected} "
-                       f"argument(s), got {got}", ())
-
-
-def prim_arity_error(p: Primitive, got: int) -> LispexError:
-    if p.max_args < 0:
-        expected = f"at least {p.min_args}"
-    elif p.min_args == p.max_args:
-        expected = str(p.min_args)
-    else:
-        expected = f"{p.min_args} to {p.max_args}"
-    return LispexError("E302", f"{p.name}: expected {expected} argument(s), got {got}", ())
-
-
-def bind(f: Closure, args: list) -> list:
-    """The callee frame for ``args``, or E302."""
-    n = len(args)
-    if f.rest:
-        np = f.nparams
-        if n < np:
-            raise arity_error(f, n)
-        return [f.env, *args[:np], list_from(args[np:])]
-    if n != f.nparams:
-        raise arity_error(f, n)
-    return [f.env, *args]
-
-
-def here(n: Any, sc: Scope) -> int:
-    """The slot of ``n`` when it reads a plain local of the current frame, else 0."""
-    if type(n) is not ir.Local or n.checked:
-        return 0
-    hops, i = sc.address(n.depth, n.index)
-    return i if hops == 0 else 0
-
-
-def unbound(n: ir.Global) -> LispexError:
-    return LispexError("E300", f"unbound variable {n.name}", (), n.span)
-
-
-class Runtime:
-    """The run state as control code sees it (see :mod:`.control`)."""
-
-    __slots__ = ("handlers", "ctx", "apply", "get_depth", "set_depth", "get_site")
-
-    def __init__(self) -> None:
-        self.handlers: Any = None  # (handler, outer) chain; a GuardToken stands for a guard
-        self.ctx: Any = None
-
-    def call(self, f: Any, args: list) -> Any:
-        """A non-tail application (callbacks, thunks, handlers)."""
-        return self.apply(f, args, False)
-
-
 Runner = Callable[[Any, Any, Meter], Any]
 
 
@@ -190,7 +128,11 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
             raise ContinuationInvoked(f, args[0] if len(args) == 1 else Values(tuple(args)))
         raise LispexError("E301", "attempt to call a non-procedure", (f,))
 
+    def call(f: Any, args: list) -> Any:
+        return apply(f, args, False)
+
     rt.apply = apply
+    rt.call = call
     rt.get_depth = get_depth
     rt.set_depth = set_depth
     rt.get_site = get_site
@@ -305,42 +247,117 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
                         return op(a, b)
                     return fn(a, b)
                 return local_local
-        ca, cb = nodes.one(x, sc), nodes.one(y, sc)
+        ca, cb = nodes.comp(x, sc), nodes.comp(y, sc)
+        if single(x) and single(y):
+            def binary(e: Any) -> Any:
+                nonlocal site
+                a = ca(e)
+                b = cb(e)
+                site = span
+                if type(a) is int and type(b) is int:
+                    return op(a, b)
+                return fn(a, b)
+            return binary
+        sa, sb = x.span, y.span
 
-        def binary(e: Any) -> Any:
+        def binary_checked(e: Any) -> Any:
             nonlocal site
             a = ca(e)
+            if type(a) is Values:
+                raise multiple(sa, a)
             b = cb(e)
+            if type(b) is Values:
+                raise multiple(sb, b)
             site = span
             if type(a) is int and type(b) is int:
                 return op(a, b)
             return fn(a, b)
-        return binary
+        return binary_checked
+
+    def c_if(n: ir.If, sc: Scope) -> Code:
+        """``if`` whose test compares two values: the comparison is done in the if itself."""
+        t = n.test
+        p = constant(t.op) if type(t) is ir.App and len(t.args) == 2 else None
+        if p is None or p.backend or p.needs_context or p.name not in BINARY:
+            return nodes.if_(n, sc)
+        op, fn, span = BINARY[p.name], p.fn, t.span
+        then, else_ = nodes.comp(n.then, sc), nodes.comp(n.else_, sc)
+        x, y = t.args
+        i = here(x, sc)
+        if i and type(y) is ir.Const and type(y.value) is int:
+            c = y.value
+
+            def if_local_const(e: Any) -> Any:
+                nonlocal site
+                a = e[i]
+                site = span
+                if (op(a, c) if type(a) is int else fn(a, c)) is False:
+                    return else_(e)
+                return then(e)
+            return if_local_const
+        j = here(y, sc)
+        if i and j:
+            def if_local_local(e: Any) -> Any:
+                nonlocal site
+                a = e[i]
+                b = e[j]
+                site = span
+                if (op(a, b) if type(a) is int and type(b) is int else fn(a, b)) is False:
+                    return else_(e)
+                return then(e)
+            return if_local_local
+        ca, cb = nodes.one(x, sc), nodes.one(y, sc)
+
+        def if_compare(e: Any) -> Any:
+            nonlocal site
+            a = ca(e)
+            b = cb(e)
+            site = span
+            if (op(a, b) if type(a) is int and type(b) is int else fn(a, b)) is False:
+                return else_(e)
+            return then(e)
+        return if_compare
 
     # -- applications of anything else ---------------------------------------------------------
 
     def c_call(n: ir.App, sc: Scope) -> Code:  # noqa: C901
-        span, tail, k = n.span, n.tail, len(n.args)
-        op = n.op
+        """Any call whose callee is not a primitive known at compile time. A closure with the
+        right fixed arity is entered inline; everything else goes through ``apply``."""
+        span, tail, k, op = n.span, n.tail, len(n.args), n.op
         gslot = op.slot if type(op) is ir.Global and op.slot not in fixed else -1
         opc = nodes.one(op, sc)
-        args = [nodes.one(a, sc) for a in n.args]
-        if k == 0:
-            if tail:
-                def tail0(e: Any) -> Any:
-                    nonlocal site, steps
-                    f = gv[gslot] if gslot >= 0 else opc(e)
-                    if f is UNBOUND:
-                        raise unbound(op)
-                    site = span
-                    if type(f) is Closure and f.fixed == 0:
-                        steps += 1
-                        if steps > slimit:
-                            raise exhausted()
-                        return (f.body, [f.env])
-                    return apply(f, [], True)
-                return tail0
+        if k > 3:
+            args = [nodes.one(a, sc) for a in n.args]
 
+            def call_n(e: Any) -> Any:
+                nonlocal site
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                vals = [a(e) for a in args]
+                site = span
+                return apply(f, vals, tail)
+            return call_n
+        # Arguments: their code, whether the value needs the one-value check, and its span.
+        a, b, c = ([nodes.comp(x, sc) for x in n.args] + [None] * 3)[:3]
+        ca, cb, cc = ([not single(x) for x in n.args] + [False] * 3)[:3]
+        sa, sb, sc_ = ([x.span for x in n.args] + [None] * 3)[:3]
+
+        if k == 0 and tail:
+            def tail0(e: Any) -> Any:
+                nonlocal site, steps
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                site = span
+                if type(f) is Closure and f.fixed == 0:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    return (f.body, [f.env])
+                return apply(f, [], True)
+            return tail0
+        if k == 0:
             def call0(e: Any) -> Any:
                 nonlocal site, steps, depth
                 f = gv[gslot] if gslot >= 0 else opc(e)
@@ -361,30 +378,32 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
                     return r
                 return apply(f, [], False)
             return call0
+        if k == 1 and tail:
+            def tail1(e: Any) -> Any:
+                nonlocal site, steps
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                x = a(e)
+                if ca and type(x) is Values:
+                    raise multiple(sa, x)
+                site = span
+                if type(f) is Closure and f.fixed == 1:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    return (f.body, [f.env, x])
+                return apply(f, [x], True)
+            return tail1
         if k == 1:
-            a = args[0]
-            if tail:
-                def tail1(e: Any) -> Any:
-                    nonlocal site, steps
-                    f = gv[gslot] if gslot >= 0 else opc(e)
-                    if f is UNBOUND:
-                        raise unbound(op)
-                    x = a(e)
-                    site = span
-                    if type(f) is Closure and f.fixed == 1:
-                        steps += 1
-                        if steps > slimit:
-                            raise exhausted()
-                        return (f.body, [f.env, x])
-                    return apply(f, [x], True)
-                return tail1
-
             def call1(e: Any) -> Any:
                 nonlocal site, steps, depth
                 f = gv[gslot] if gslot >= 0 else opc(e)
                 if f is UNBOUND:
                     raise unbound(op)
                 x = a(e)
+                if ca and type(x) is Values:
+                    raise multiple(sa, x)
                 site = span
                 if type(f) is Closure and f.fixed == 1:
                     steps += 1
@@ -400,32 +419,38 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
                     return r
                 return apply(f, [x], False)
             return call1
+        if k == 2 and tail:
+            def tail2(e: Any) -> Any:
+                nonlocal site, steps
+                f = gv[gslot] if gslot >= 0 else opc(e)
+                if f is UNBOUND:
+                    raise unbound(op)
+                x = a(e)
+                if ca and type(x) is Values:
+                    raise multiple(sa, x)
+                y = b(e)
+                if cb and type(y) is Values:
+                    raise multiple(sb, y)
+                site = span
+                if type(f) is Closure and f.fixed == 2:
+                    steps += 1
+                    if steps > slimit:
+                        raise exhausted()
+                    return (f.body, [f.env, x, y])
+                return apply(f, [x, y], True)
+            return tail2
         if k == 2:
-            a, b = args
-            if tail:
-                def tail2(e: Any) -> Any:
-                    nonlocal site, steps
-                    f = gv[gslot] if gslot >= 0 else opc(e)
-                    if f is UNBOUND:
-                        raise unbound(op)
-                    x = a(e)
-                    y = b(e)
-                    site = span
-                    if type(f) is Closure and f.fixed == 2:
-                        steps += 1
-                        if steps > slimit:
-                            raise exhausted()
-                        return (f.body, [f.env, x, y])
-                    return apply(f, [x, y], True)
-                return tail2
-
             def call2(e: Any) -> Any:
                 nonlocal site, steps, depth
                 f = gv[gslot] if gslot >= 0 else opc(e)
                 if f is UNBOUND:
                     raise unbound(op)
                 x = a(e)
+                if ca and type(x) is Values:
+                    raise multiple(sa, x)
                 y = b(e)
+                if cb and type(y) is Values:
+                    raise multiple(sb, y)
                 site = span
                 if type(f) is Closure and f.fixed == 2:
                     steps += 1
@@ -441,59 +466,59 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
                     return r
                 return apply(f, [x, y], False)
             return call2
-        if k == 3:
-            a, b, c = args
-            if tail:
-                def tail3(e: Any) -> Any:
-                    nonlocal site, steps
-                    f = gv[gslot] if gslot >= 0 else opc(e)
-                    if f is UNBOUND:
-                        raise unbound(op)
-                    x = a(e)
-                    y = b(e)
-                    z = c(e)
-                    site = span
-                    if type(f) is Closure and f.fixed == 3:
-                        steps += 1
-                        if steps > slimit:
-                            raise exhausted()
-                        return (f.body, [f.env, x, y, z])
-                    return apply(f, [x, y, z], True)
-                return tail3
-
-            def call3(e: Any) -> Any:
-                nonlocal site, steps, depth
+        if tail:
+            def tail3(e: Any) -> Any:
+                nonlocal site, steps
                 f = gv[gslot] if gslot >= 0 else opc(e)
                 if f is UNBOUND:
                     raise unbound(op)
                 x = a(e)
+                if ca and type(x) is Values:
+                    raise multiple(sa, x)
                 y = b(e)
+                if cb and type(y) is Values:
+                    raise multiple(sb, y)
                 z = c(e)
+                if cc and type(z) is Values:
+                    raise multiple(sc_, z)
                 site = span
                 if type(f) is Closure and f.fixed == 3:
                     steps += 1
                     if steps > slimit:
                         raise exhausted()
-                    depth += 1
-                    if depth > RECURSION_LIMIT:
-                        raise too_deep()
-                    r = f.body([f.env, x, y, z])
-                    if type(r) is tuple:
-                        r = bounce(r)
-                    depth -= 1
-                    return r
-                return apply(f, [x, y, z], False)
-            return call3
+                    return (f.body, [f.env, x, y, z])
+                return apply(f, [x, y, z], True)
+            return tail3
 
-        def call_n(e: Any) -> Any:
-            nonlocal site
+        def call3(e: Any) -> Any:
+            nonlocal site, steps, depth
             f = gv[gslot] if gslot >= 0 else opc(e)
             if f is UNBOUND:
                 raise unbound(op)
-            vals = [a(e) for a in args]
+            x = a(e)
+            if ca and type(x) is Values:
+                raise multiple(sa, x)
+            y = b(e)
+            if cb and type(y) is Values:
+                raise multiple(sb, y)
+            z = c(e)
+            if cc and type(z) is Values:
+                raise multiple(sc_, z)
             site = span
-            return apply(f, vals, tail)
-        return call_n
+            if type(f) is Closure and f.fixed == 3:
+                steps += 1
+                if steps > slimit:
+                    raise exhausted()
+                depth += 1
+                if depth > RECURSION_LIMIT:
+                    raise too_deep()
+                r = f.body([f.env, x, y, z])
+                if type(r) is tuple:
+                    r = bounce(r)
+                depth -= 1
+                return r
+            return apply(f, [x, y, z], False)
+        return call3
 
     def c_app(n: ir.App, sc: Scope) -> Code:
         p = constant(n.op)
@@ -506,7 +531,7 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
     def c_guard(n: ir.Guard, sc: Scope) -> Code:
         body = nodes.comp(n.body, sc)
         inner = sc.bind(1)  # the clauses' frame: the condition
-        slot = inner.frames[-1][1]
+        slot = inner.base
         clauses = [(nodes.comp(t, inner), t.span, single(t),
                     None if b is None else nodes.comp(b, inner)) for t, b in n.clauses]
         else_ = None if n.else_body is None else nodes.comp(n.else_body, inner)
@@ -542,7 +567,7 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
             return v
         return guard
 
-    nodes = NodeCompiler(gv, fixed, prims, single, c_app, c_guard)
+    nodes = NodeCompiler(gv, fixed, prims, single, c_app, c_guard, c_if)
     forms = []
     for form in program.forms:
         sc = Scope.top()

@@ -30,6 +30,19 @@ from .guest import GUEST
 from .objects import Continuation, ContinuationInvoked, Escape, GuardToken, GuardUnwind
 
 
+class Runtime:
+    """The run state as control code sees it; :func:`.compiler.compile_program` fills it in."""
+
+    # apply(f, args, tail): an application; in tail position a closure call comes back as a
+    # pending tail call. call(f, args): a non-tail application (callbacks, thunks, handlers).
+    # The others read and restore the compiler's cells (non-tail depth, last call site).
+    __slots__ = ("handlers", "ctx", "apply", "call", "get_depth", "set_depth", "get_site")
+
+    def __init__(self) -> None:
+        self.handlers: Any = None  # (handler, outer) chain; a GuardToken stands for a guard
+        self.ctx: Any = None
+
+
 def signal(rt: Any, payload: Any, continuable: bool, span: Any) -> Any:
     """Offer ``payload`` to the innermost handler; returns only for a continuable raise."""
     chain = rt.handlers

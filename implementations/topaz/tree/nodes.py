@@ -2,7 +2,8 @@
 
 Variables, constants, ``if``, sequences, frames (``let``/``letrec``), ``lambda``, assignments
 and ``values``. Applications and ``guard`` touch the run state, so :mod:`.compiler` builds them
-and hands them in as ``app``/``guard``.
+and hands them in as ``app``/``guard`` (and ``if_``, which folds a comparison test into the if
+and falls back on :meth:`NodeCompiler.if_`).
 """
 
 from __future__ import annotations
@@ -32,14 +33,15 @@ def uninitialised(name: str, span: Any) -> LispexError:
 class NodeCompiler:
     def __init__(self, gv: list, fixed: dict[int, Primitive], prims: dict[str, Primitive],
                  single: SingleValued, app: Callable[[ir.App, Scope], Code],
-                 guard: Callable[[ir.Guard, Scope], Code]) -> None:
+                 guard: Callable[[ir.Guard, Scope], Code],
+                 if_: Callable[[ir.If, Scope], Code]) -> None:
         self.gv = gv
         self.fixed = fixed
         self.prims = prims
         self.single = single
         self.table: dict[type, Callable[[Any, Scope], Code]] = {
             ir.App: app, ir.Local: self.local, ir.Const: self.const, ir.Global: self.global_,
-            ir.If: self.if_, ir.Lambda: self.lambda_, ir.Seq: self.seq, ir.Let: self.let,
+            ir.If: if_, ir.Lambda: self.lambda_, ir.Seq: self.seq, ir.Let: self.let,
             ir.Letrec: self.letrec, ir.Intrinsic: self.intrinsic, ir.SetLocal: self.set_local,
             ir.SetGlobal: self.set_global, ir.DefineGlobal: self.define,
             ir.ValuesNode: self.values, ir.Guard: guard,
@@ -130,7 +132,7 @@ class NodeCompiler:
     def let(self, n: ir.Let, sc: Scope) -> Code:
         inits = [self.one(x, sc) for x in n.inits]
         inner = sc.bind(len(inits))
-        base = inner.frames[-1][1]
+        base = inner.base
         body = self.comp(n.body, inner)
         if not inits:
             return body
@@ -160,7 +162,7 @@ class NodeCompiler:
     def letrec(self, n: ir.Letrec, sc: Scope) -> Code:
         # The slots start out UNINIT: a new activation's frame is padded with it.
         inner = sc.bind(len(n.inits))
-        base = inner.frames[-1][1]
+        base = inner.base
         inits = list(enumerate([self.one(x, inner) for x in n.inits], base))
         body = self.comp(n.body, inner)
 

@@ -1,0 +1,194 @@
+"""topaz-vm: Core IR translated to Python source, compiled with ``compile()`` and run on
+CPython's own virtual machine.
+
+Each Lispex procedure becomes a Python ``def``; tail calls return a trampoline marker (a
+procedure's calls to itself become a ``while`` loop), escapes are Python exceptions,
+``dynamic-wind`` is ``try``, and the machine-transition meter is a counter in the generated
+code. ``prepare`` reports ``bytecode_id``, the digest of the generated source. Code that fails
+to generate or compile is a build fault (:class:`BuildFault`), never a crash.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import sys
+import threading
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from implementations.lispex.context import RunContext
+from implementations.lispex.core_ir import Program
+from implementations.lispex.errors import BuildFault, LispexError
+from implementations.lispex.identity import KERNEL_DIR, product_id
+from implementations.lispex.meters import MACHINE, Meter
+from implementations.lispex.primitives import table
+from implementations.lispex.run import NO_INPUT, Prepared
+from implementations.lispex.values import NIL, NO_VALUES, Pair, Primitive, Values, list_from
+
+from .analysis import analyse
+from .codegen import Gen
+from .emit import Pools, render
+from .objects import UNBOUND, UNINIT, Again, Closure, GuardEscape, GuardHandler, TailCall
+from .printer import display_text, write_text
+from .runtime import Runtime
+
+VERSION = "0.1.0"
+CODE_DOMAIN = b"lispex/topaz-vm-code/v0\x00"
+
+# A non-tail Lispex call nests a few Python frames, and some of CPython's call paths recurse in
+# C, so programs run on a thread with a large stack and a raised recursion limit.
+STACK_BYTES = 512 * 1024 * 1024
+RECURSION = 1_000_000
+
+# Names every generated program refers to.
+STATIC = {
+    "Closure": Closure, "TailCall": TailCall, "Again": Again, "Values": Values,
+    "NO_VALUES": NO_VALUES, "Pair": Pair, "NIL": NIL, "UNBOUND": UNBOUND, "UNINIT": UNINIT,
+    "GuardHandler": GuardHandler, "GuardEscape": GuardEscape, "LispexError": LispexError,
+    "_list": list_from, "__builtins__": builtins,
+}
+
+
+def _backend_only(name: str) -> Callable:
+    def marker(*args: Any) -> Any:
+        raise AssertionError(f"{name} is applied by the topaz-vm runtime")
+    return marker
+
+
+def _display(ctx: Any, x: Any) -> Values:
+    ctx.emit(display_text(x))
+    return NO_VALUES
+
+
+def _write(ctx: Any, x: Any) -> Values:
+    ctx.emit(write_text(x))
+    return NO_VALUES
+
+
+def _println(ctx: Any, x: Any) -> Values:
+    ctx.emit(display_text(x) + "\n")
+    return NO_VALUES
+
+
+def _newline(ctx: Any) -> Values:
+    ctx.emit("\n")
+    return NO_VALUES
+
+
+@cache
+def primitives() -> dict[str, Primitive]:
+    impls: dict[str, tuple[Callable, bool]] = {
+        row.name: (_backend_only(row.name), False)
+        for row in table.rows() if row.backend and not row.alias_of}
+    impls.update({"display": (_display, True), "write": (_write, True),
+                  "println": (_println, True), "newline": (_newline, True)})
+    return table.build(impls)
+
+
+@dataclass
+class Compiled:
+    source: str
+    digest: str
+    filename: str
+    positions: dict
+    sites: list
+    program_fn: Any
+
+
+def build(program: Program) -> Compiled:
+    """Generate, compile and load the program's code; BuildFault when that fails."""
+    prims = primitives()
+    pools = Pools()
+    try:
+        analysis = analyse(program, frozenset(prims))
+        root = Gen(program, analysis, prims, pools).program_source()
+        source, positions = render(root)
+    except RecursionError:
+        raise BuildFault("code generation failed: the program nests too deeply") from None
+    except Exception as e:  # noqa: BLE001 - a generator bug must not take the worker down
+        raise BuildFault(f"code generation failed: {type(e).__name__}: {e}") from None
+    digest = hashlib.sha256(CODE_DOMAIN + source.encode("utf-8")).hexdigest()
+    filename = f"<topaz-vm {digest[:16]}>"
+    try:
+        with warnings.catch_warnings():
+            # `x is 5` where a literal reached an identity test is intended: no SyntaxWarning.
+            warnings.simplefilter("ignore")
+            code = compile(source, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as e:
+        raise BuildFault(f"generated code does not compile: {type(e).__name__}: {e}") from None
+    namespace = dict(STATIC)
+    namespace.update(pools.namespace)
+    exec(code, namespace)
+    return Compiled(source, digest, filename, positions, pools.sites, namespace["_program"])
+
+
+def run(compiled: Compiled, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
+    fuel = meter.remaining(MACHINE)
+    rt = Runtime(ctx, compiled.sites, compiled.positions, compiled.filename,
+                 meter.limits[MACHINE])
+    forms, rt.site_get, rt.site_set, fuel_get = compiled.program_fn(
+        rt, fuel, UNBOUND if input_value is NO_INPUT else input_value)
+    result: Any = NO_VALUES
+    try:
+        for form in forms:
+            rt.h = None
+            try:
+                value = form(0)
+                if type(value) is TailCall:
+                    value = rt.tramp(0, value)
+            except LispexError as e:
+                rt.fault(e)  # at top level: no handler, so this raises Raised
+            result = value
+    finally:
+        meter.used[MACHINE] += min(fuel - fuel_get(), fuel)
+    return result
+
+
+_lock = threading.Lock()
+
+
+def on_big_stack(work: Callable[[], Any]) -> Any:
+    """``work()`` on a thread with a large stack; its result, or its exception re-raised."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as e:  # noqa: BLE001 - handed back to the calling thread
+            box["error"] = e
+
+    with _lock:  # the recursion limit is process-wide
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, RECURSION))
+        try:
+            old_size = threading.stack_size(STACK_BYTES)
+            try:
+                thread = threading.Thread(target=target, name="topaz-vm", daemon=True)
+                thread.start()
+            finally:
+                threading.stack_size(old_size)
+            thread.join()
+        finally:
+            sys.setrecursionlimit(old_limit)
+    if "error" in box:
+        raise box.pop("error")
+    return box.get("value")
+
+
+class TopazVmBackend:
+    id = "topaz-vm"
+
+    def product_id(self) -> str:
+        return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent)
+
+    def prepare(self, program: Program) -> Prepared:
+        compiled = on_big_stack(lambda: build(program))
+        return Prepared(program, identities={"bytecode_id": compiled.digest}, artifact=compiled)
+
+    def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
+        return on_big_stack(lambda: run(prepared.artifact, input_value, ctx, meter))

@@ -1,0 +1,296 @@
+"""Applications: the part of code generation that decides how each call runs.
+
+* a primitive that the program never rebinds is called directly (a few of them inline, with a
+  type test falling back to the kernel function); a control primitive through the runtime;
+* a procedure whose definition is known (a global defined once, a letrec slot) is a direct
+  Python call, skipping the checks its analysis rules out; its own tail calls loop;
+* anything else goes through a closure fast path or the runtime's general application; in
+  tail position it becomes a trampoline marker.
+
+Before each application starts, its site is stored in the ``_site`` cell (see runtime).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from implementations.lispex import core_ir as ir
+
+from .analysis import canonical, tail_prim_result
+from .emit import MAX_BLOCKS, mark
+
+if TYPE_CHECKING:
+    from .codegen import X
+
+ARITH = {"+": "+", "-": "-", "*": "*"}
+COMPARE = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "=="}
+BOOLEAN_INLINE = frozenset(COMPARE) | {"null?", "pair?", "not", "zero?"}
+
+
+def _int_const(node: Any) -> bool:
+    return type(node) is ir.Const and type(node.value) is int
+
+
+class Calls:
+    """Mixed into the generator (which provides fn, a, prims, pools, operands, ...)."""
+
+    a: Any
+    fn: Any
+    prims: dict
+    pools: Any
+    frames: list
+    lams: list
+
+    # -- what is being called -------------------------------------------------------------------
+
+    def known_lambda(self, op: Any, extra: tuple = ()) -> ir.Lambda | None:
+        """The lambda an operator always denotes, if known; ``extra``: frame nodes made
+        inside the current scope (see ``may_mv``)."""
+        if type(op) is ir.Global:
+            g = self.a.stable_global(op.slot)
+            return g.lam if g is not None else None
+        if type(op) is ir.Local:
+            if op.depth < len(extra):
+                node = extra[-1 - op.depth]
+            else:
+                node = self.frame_of(op.depth - len(extra)).node
+            return self.a.letrec_lambda.get((id(node), op.index))
+        return None
+
+    def prim_of(self, app: ir.App) -> tuple[str, Any] | None:
+        """(canonical name, Primitive) when the operator always denotes a primitive that
+        accepts this many arguments."""
+        name = self.a.const_prim(app.op)
+        if name is None:
+            return None
+        p = self.prims[name]
+        if not p.accepts(len(app.args)):
+            return None
+        return canonical(name), p
+
+    def fits(self, lam: ir.Lambda, n: int) -> bool:
+        return n == lam.nparams or (lam.rest and n >= lam.nparams)
+
+    def app_may_mv(self, app: ir.App, extra: tuple = ()) -> bool:
+        pp = self.prim_of(app)
+        if pp is not None:
+            return tail_prim_result(pp[0], len(app.args))[1]
+        lam = self.known_lambda(app.op, extra)
+        if lam is not None and self.fits(lam, len(app.args)):
+            info = self.a.lambdas[id(lam)]
+            return info.may_mv or info.may_tc
+        return True
+
+    # -- entry points ---------------------------------------------------------------------------
+
+    def app(self, app: ir.App, mode: str) -> X:
+        """A non-tail application; ``mode`` "value" (its value in a temporary) or "effect"."""
+        from .codegen import X
+
+        pp = self.prim_of(app)
+        if pp is not None:
+            name, p = pp
+            if p.backend:
+                return self.backend_call(app, name, mode, False)
+            args = self.operands(app.args)
+            site = self.set_site(app)
+            text = self.inline(name, app.args, args, site) or self.prim_call(name, args, site)
+            if mode == "effect":
+                self.fn.emit(text)
+                return X("None", True)
+            return self.stash(X(text, False))
+        lam = self.known_lambda(app.op)
+        if lam is not None and self.fits(lam, len(app.args)) and id(lam) in self.fn_names_all():
+            self.callee_check(app.op)
+            args = self.operands(app.args)
+            self.set_site(app)
+            text = f"{self.fn_names[id(lam)]}({', '.join(['d + 1', *self.pack(lam, args)])})"
+            info = self.a.lambdas[id(lam)]
+            if not info.may_tc:
+                if mode == "effect":
+                    self.fn.emit(text)
+                    return X("None", True)
+                return self.stash(X(text, False))
+            t = self.fresh("t")
+            self.fn.emit(f"{t} = {text}")
+            self.fn.emit(f"if type({t}) is TailCall: {t} = _tramp(d + 1, {t})")
+            return X(t, True)
+        return self.generic(app, mode)
+
+    def app_tail(self, app: ir.App) -> None:
+        """An application in tail position: return its value, loop, or return a marker."""
+        if id(app) in self.a.inline_loops:
+            self.inline_loop(app)
+            return
+        pp = self.prim_of(app)
+        if pp is not None:
+            name, p = pp
+            if p.backend:
+                self.fn.emit(f"return {self.backend_call(app, name, 'tail', True).text}")
+                return
+            args = self.operands(app.args)
+            site = self.set_site(app)
+            text = self.inline(name, app.args, args, site) or self.prim_call(name, args, site)
+            self.fn.emit(f"return {text}")
+            return
+        lam = self.known_lambda(app.op)
+        loop = self.fn.loop
+        if lam is not None and loop is not None and loop.lam is lam \
+                and len(app.args) == lam.nparams and not lam.rest:
+            args = self.operands(app.args)
+            self.set_site(app)
+            if loop.again:
+                self.fn.emit(f"return Again(({''.join(a + ', ' for a in args)}))")
+            else:
+                self.rebind(loop.params, args)
+                self.fn.emit("continue")
+            return
+        f = self.stash(self.single(app.op))
+        args = self.operands(app.args)
+        self.set_site(app)
+        self.fn.emit(f"return TailCall({f.text}, ({''.join(a + ', ' for a in args)}))")
+
+    def app_test(self, app: ir.App) -> str | None:
+        """A Python condition for a test that is a boolean primitive inlined; else None."""
+        pp = self.prim_of(app)
+        if pp is None or pp[0] not in BOOLEAN_INLINE or pp[1].needs_context:
+            return None
+        args = self.operands(app.args)
+        site = self.set_site(app)
+        return self.inline(pp[0], app.args, args, site) or self.prim_call(pp[0], args, site)
+
+    # -- kinds of call --------------------------------------------------------------------------
+
+    def fn_names_all(self) -> dict:
+        return self.fn_names
+
+    def callee_check(self, op: Any) -> None:
+        """Evaluate a known procedure's operator for its fault only (E300 / E321)."""
+        if type(op) is ir.Global and self.global_needs_check(op):
+            self.global_read(op)
+        elif type(op) is ir.Local and self.local_needs_check(op):
+            self.local_read(op)
+
+    def pack(self, lam: ir.Lambda, args: list[str]) -> list[str]:
+        if not lam.rest:
+            return args
+        k = lam.nparams
+        rest = args[k:]
+        return [*args[:k], f"_list(({''.join(a + ', ' for a in rest)}))" if rest else "NIL"]
+
+    def prim_call(self, name: str, args: list[str], site: int) -> str:
+        fname, obj = self.pools.prim(name, self.prims[name])
+        if self.prims[name].needs_context:
+            # Output and deprecated primitives want the run context with the site set: the
+            # runtime's general application does that (and locates their faults itself).
+            return f"_call(d, {obj}, ({''.join(a + ', ' for a in args)}))"
+        return f"{mark(site)}{fname}({', '.join(args)})"
+
+    def backend_call(self, app: ir.App, name: str, mode: str, tail: bool) -> X:
+        from .codegen import X
+
+        args = self.operands(app.args)
+        if name == "values":
+            if len(args) == 1:
+                return X(args[0], True)
+            if not args:
+                return X("NO_VALUES", True)
+            text = f"Values(({''.join(a + ', ' for a in args)}))"
+        else:
+            self.set_site(app)
+            text = f"{self.helper(name)}({', '.join(['d', str(tail), *args])})"
+        if mode == "tail":
+            return X(text, False)
+        if mode == "effect":
+            self.fn.emit(text)
+            return X("None", True)
+        return self.stash(X(text, False))
+
+    def generic(self, app: ir.App, mode: str) -> X:
+        from .codegen import X
+
+        f = self.stash(self.single(app.op)).text
+        if not f.isidentifier():  # a literal operator: it needs a name for `.fn`
+            self.fn.emit(f"{(name := self.fresh('t'))} = {f}")
+            f = name
+        args = self.operands(app.args)
+        self.set_site(app)
+        n = len(args)
+        t = self.fresh("t")
+        fn = self.fn
+        fn.emit(f"if type({f}) is Closure and {f}.ar == {n}:")
+        fn.emit(f" {t} = {f}.fn({', '.join(['d + 1', *args])})")
+        fn.emit(f" if type({t}) is TailCall: {t} = _tramp(d + 1, {t})")
+        fn.emit("else:")
+        fn.emit(f" {t} = _call(d, {f}, ({''.join(a + ', ' for a in args)}))")
+        return X(t, True) if mode == "value" else X("None", True)
+
+    def inline_loop(self, app: ir.App) -> None:
+        """``((letrec ((loop (lambda ...))) loop) arg ...)`` in tail position, run in place."""
+        from .codegen import Frame, Loop, Ret
+
+        if self.fn.blocks + 1 > MAX_BLOCKS:
+            self.outline(app, Ret())
+            return
+        op = app.op
+        lam = op.inits[0]
+        fn = self.fn
+        args = self.operands(app.args)
+        self.set_site(app)
+        params = [self.fresh("v") for _ in range(lam.nparams)]
+        self.rebind(params, args)
+        fn.open("while True:")
+        fn.blocks += 1
+        saved_loop, saved_frames, saved_lams = fn.loop, self.frames, self.lams
+        fn.loop = Loop(lam, params)
+        self.frames = self.frames + [Frame(op, [None], fn), Frame(lam, params, fn)]
+        self.lams = self.lams + [lam]
+        try:
+            self.charge()
+            self.into(lam.body, Ret())
+        finally:
+            fn.loop, self.frames, self.lams = saved_loop, saved_frames, saved_lams
+            fn.close()
+            fn.blocks -= 1
+
+    # -- inline primitives ----------------------------------------------------------------------
+
+    def inline(self, name: str, nodes: list, args: list[str], site: int) -> str | None:
+        """Python text for a primitive call done in place for the common case, with the kernel
+        primitive as the fallback; None when ``name`` is not done in place."""
+        n = len(args)
+        fallback = None
+        if name in ARITH or name in COMPARE:
+            if n != 2:
+                if name == "-" and n == 1:
+                    a = args[0]
+                    fallback = self.prim_call(name, args, site)
+                    return f"(-{a} if type({a}) is int else {fallback})"
+                return None
+            checks = [f"type({x}) is int" for x, node in zip(args, nodes, strict=True)
+                      if not _int_const(node)]
+            if not checks:
+                return None
+            op = ARITH.get(name) or COMPARE[name]
+            fallback = self.prim_call(name, args, site)
+            return f"({args[0]} {op} {args[1]} if {' and '.join(checks)} else {fallback})"
+        if n != 1 and name != "cons":
+            return None
+        a = args[0]
+        if not a.isidentifier():
+            return None  # a literal operand: the plain call is as good
+        if name == "car" or name == "cdr":
+            fallback = self.prim_call(name, args, site)
+            return f"({a}.{name} if type({a}) is Pair else {fallback})"
+        if name == "cons":
+            return f"Pair({args[0]}, {args[1]})"
+        if name == "null?":
+            return f"({a} is NIL)"
+        if name == "pair?":
+            return f"(type({a}) is Pair)"
+        if name == "not":
+            return f"({a} is False)"
+        if name == "zero?":
+            fallback = self.prim_call(name, args, site)
+            return f"({a} == 0 if type({a}) is int else {fallback})"
+        return None

@@ -1,0 +1,671 @@
+"""Core IR -> Python source: expressions, bindings, conditionals, guard, procedures.
+
+Every Core IR node is generated *into a sink*, which says what to do with its value: return it
+(tail position: a tail call may become a trampoline marker or a loop iteration), assign it to a
+temporary, assign it and leave a ``while True`` wrapper (used to flatten long chains of nested
+``if``), or discard it. Sub-expressions are evaluated in order into temporaries, so operands of
+an application are always names or literals and the generated code never nests deeply.
+
+Applications are in :mod:`.calls`; this module has everything else.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any, NamedTuple
+
+from implementations.lispex import core_ir as ir
+from implementations.lispex.meters import RECURSION_LIMIT
+
+from .analysis import Analysis, value_may_mv
+from .calls import Calls
+from .emit import MAX_BLOCKS, Fn, Pools
+
+_IDENT = re.compile(r"[^A-Za-z0-9]+")
+
+
+class X(NamedTuple):
+    """Generated expression text; ``stable`` when evaluating it later gives the same value."""
+
+    text: str
+    stable: bool
+
+
+class Frame:
+    __slots__ = ("node", "names", "owner")
+
+    def __init__(self, node: Any, names: list, owner: Fn) -> None:
+        self.node = node
+        self.names = names
+        self.owner = owner
+
+
+class Loop:
+    """A loop a self tail call of ``lam`` can re-enter: directly (`continue`) or, from an
+    outlined piece of the body, by returning an :class:`Again` marker."""
+
+    __slots__ = ("lam", "params", "again")
+
+    def __init__(self, lam: ir.Lambda, params: list[str], again: bool = False) -> None:
+        self.lam = lam
+        self.params = params
+        self.again = again
+
+
+class Sink:
+    terminates = False
+    discard = False
+    tail = False
+
+    def put(self, g: Gen, text: str) -> None:
+        raise NotImplementedError
+
+
+class Ret(Sink):
+    terminates = True
+    tail = True
+
+    def put(self, g: Gen, text: str) -> None:
+        g.fn.emit(f"return {text}")
+
+
+class SetBreak(Sink):
+    terminates = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def put(self, g: Gen, text: str) -> None:
+        g.fn.emit(f"{self.name} = {text}")
+        g.fn.emit("break")
+
+
+class SetTemp(Sink):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def put(self, g: Gen, text: str) -> None:
+        g.fn.emit(f"{self.name} = {text}")
+
+
+class Discard(Sink):
+    discard = True
+
+    def put(self, g: Gen, text: str) -> None:
+        pass
+
+
+def chain(node: Any) -> int:
+    """How deeply `if`s nest along the value path of ``node``."""
+    n = 0
+    while True:
+        t = type(node)
+        if t is ir.Seq:
+            node = node.exprs[-1]
+        elif t is ir.Let or t is ir.Letrec:
+            node = node.body
+        elif t is ir.If:
+            return n + 1 + max(chain(node.then), chain(node.else_))
+        else:
+            return n
+
+
+class Gen(Calls):
+    def __init__(self, program: ir.Program, analysis: Analysis, prims: dict, pools: Pools) -> None:
+        self.program = program
+        self.a = analysis
+        self.prims = prims
+        self.pools = pools
+        self.counter = 0
+        self.root = Fn("_program", ["_rt", "_fuel", "_input"], None, lispex=False)
+        self.fn = self.root
+        self.frames: list[Frame] = []
+        self.lams: list[ir.Lambda] = []
+        self.form = 0
+        self.helpers: dict[str, str] = {}  # control primitive -> helper name
+        self.hoisted: dict[int, tuple[str, str]] = {}  # id(Lambda) -> (function, closure)
+        self.fn_names: dict[int, str] = {}  # id(Lambda) -> its Python function name
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def fresh(self, prefix: str, hint: Any = None) -> str:
+        self.counter += 1
+        name = f"{prefix}{self.counter}"
+        if hint:
+            name += "_" + _IDENT.sub("_", str(hint))[:24].strip("_")
+        return name
+
+    def helper(self, name: str) -> str:
+        h = self.helpers.get(name)
+        if h is None:
+            h = self.helpers[name] = f"_b{len(self.helpers)}"
+        return h
+
+    def stash(self, x: X) -> X:
+        if x.stable:
+            return x
+        t = self.fresh("t")
+        self.fn.emit(f"{t} = {x.text}")
+        return X(t, True)
+
+    def set_site(self, node: Any) -> int:
+        site = self.pools.site(node)
+        self.fn.emit(f"_site = {site}")
+        self.fn.assign("_site", self.root)
+        return site
+
+    # -- the whole program ----------------------------------------------------------------------
+
+    def program_source(self) -> Fn:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, 400_000))
+        try:
+            return self._program()
+        finally:
+            sys.setrecursionlimit(old)
+
+    def _program(self) -> Fn:
+        root = self.root
+        body_start = len(root.lines)
+        for form in self.program.forms:  # name every procedure definition before any call
+            if self.hoistable(form):
+                self.lambda_name(form.value)
+        forms = []
+        for i, form in enumerate(self.program.forms):
+            self.form = i
+            forms.append(self.form_fn(i, form))
+        root.emit(f"return [{', '.join(forms)}], _site_get, _site_set, _fuel_get")
+        # The prologue goes first, now that the helpers and globals used are known.
+        pro = Fn("_prologue", [], None, lispex=False)
+        pro.emit("_site = 0")
+        for name in ("call", "tramp", "fault", "e300", "e303", "e320", "e321", "fuel_out",
+                     "too_deep", "reraise"):
+            pro.emit(f"_{name} = _rt.{name}")
+        for prim, h in self.helpers.items():
+            pro.emit(f"{h} = _rt.control[{prim!r}]")
+        for slot in range(len(self.program.globals)):
+            if self.is_cell(slot):
+                pro.emit(f"g{slot} = {self.global_init(slot)}")
+        pro.emit("def _site_get():")
+        pro.emit(" return _site")
+        pro.emit("def _site_set(i):")
+        pro.emit(" nonlocal _site")
+        pro.emit(" _site = i")
+        pro.emit("def _fuel_get():")
+        pro.emit(" return _fuel")
+        root.lines[body_start:body_start] = pro.lines
+        return root
+
+    def is_cell(self, slot: int) -> bool:
+        return self.a.const_prim(ir.Global(slot, self.program.globals[slot], None)) is None
+
+    def global_init(self, slot: int) -> str:
+        name = self.program.globals[slot]
+        if name in self.prims:
+            return self.pools.prim(name, self.prims[name])[1]
+        if name == "input":
+            return "_input"
+        return "UNBOUND"
+
+    def hoistable(self, form: Any) -> bool:
+        return type(form) is ir.DefineGlobal and type(form.value) is ir.Lambda \
+            and self.a.stable_global(form.slot) is not None
+
+    def form_fn(self, i: int, form: Any) -> str:
+        name = f"T{i}"
+        if self.hoistable(form):
+            # A procedure definition: its def and closure are made once, up front.
+            lam = form.value
+            fname = self.lambda_def(lam)
+            cname = self.fresh("C", lam.name)
+            self.root.emit(f"{cname} = {self.closure_text(lam, fname)}")
+            self.hoisted[id(lam)] = (fname, cname)
+        child = Fn(name, ["d"], self.root)
+        with self.inside(child):
+            self.set_site(form)
+            if id(getattr(form, "value", None)) in self.hoisted:
+                self.assign_global(form.slot, self.hoisted[id(form.value)][1])
+                child.emit("return NO_VALUES")
+            else:
+                self.into(form, Ret())
+        self.root.splice(child, f"def {name}(d):")
+        return name
+
+    # -- functions ------------------------------------------------------------------------------
+
+    class _Inside:
+        def __init__(self, g: Gen, fn: Fn) -> None:
+            self.g, self.fn = g, fn
+
+        def __enter__(self) -> None:
+            self.saved = self.g.fn
+            self.g.fn = self.fn
+
+        def __exit__(self, *exc: Any) -> None:
+            self.g.fn = self.saved
+
+    def inside(self, fn: Fn) -> Gen._Inside:
+        return Gen._Inside(self, fn)
+
+    def closure_text(self, lam: ir.Lambda, fname: str) -> str:
+        name = ascii(lam.name) if lam.name is not None else "None"
+        return f"Closure({fname}, {name}, {lam.nparams}, {lam.rest})"
+
+    def charge(self) -> None:
+        fn = self.fn
+        fn.emit("_fuel -= 1")
+        fn.emit("if _fuel < 0: _fuel_out()")
+        fn.assign("_fuel", self.root)
+
+    def lambda_name(self, lam: ir.Lambda) -> str:
+        """The Python name of a procedure's def (fixed early, so calls can precede it)."""
+        fname = self.fn_names.get(id(lam))
+        if fname is None:
+            fname = self.fn_names[id(lam)] = self.fresh("L", lam.name)
+        return fname
+
+    def lambda_def(self, lam: ir.Lambda) -> str:
+        """Write the nested def of a procedure at the current position; its Python name."""
+        fname = self.lambda_name(lam)
+        params = [self.fresh("v") for _ in range(lam.nparams + (1 if lam.rest else 0))]
+        info = self.a.lambdas[id(lam)]
+        # A procedure that uses no enclosing local variable is defined at the top of the
+        # program rather than where it is made: nesting depth in the source stays small.
+        home = self.root if info.closed else self.fn
+        child = Fn(fname, ["d", *params], home)
+        saved_frames, saved_lams = self.frames, self.lams
+        self.frames = ([] if info.closed else self.frames) + [Frame(lam, params, child)]
+        self.lams = self.lams + [lam]
+        try:
+            with self.inside(child):
+                child.emit(f"if d > {RECURSION_LIMIT}: _too_deep()")
+                if info.loop:
+                    child.emit("while True:")
+                    child.level += 1
+                    child.blocks += 1
+                    child.loop = Loop(lam, params)
+                    self.charge()
+                    self.into(lam.body, Ret())
+                else:
+                    self.charge()
+                    self.into(lam.body, Ret())
+        finally:
+            self.frames, self.lams = saved_frames, saved_lams
+        home.splice(child, f"def {fname}({', '.join(['d', *params])}):")
+        return fname
+
+    def outline(self, node: Any, sink: Sink) -> None:
+        """Generate ``node`` in a nested function of its own (Python's block limit is per
+        function); a loop iteration asked for inside comes back as an Again marker."""
+        name = self.fresh("O")
+        child = Fn(name, ["d"], self.fn)
+        outer_loop = self.fn.loop if sink.tail else None
+        if outer_loop is not None:
+            child.loop = Loop(outer_loop.lam, outer_loop.params, again=True)
+        with self.inside(child):
+            self.into(node, Ret() if sink.tail else _ValueRet())
+        self.fn.splice(child, f"def {name}(d):")
+        call = f"{name}(d)"
+        if sink.discard:
+            self.fn.emit(call)
+        elif sink.tail and outer_loop is not None and not outer_loop.again:
+            r = self.fresh("t")
+            self.fn.emit(f"{r} = {call}")
+            self.fn.emit(f"if type({r}) is Again:")
+            self.rebind(outer_loop.params, [f"{r}.args[{i}]" for i in
+                                            range(len(outer_loop.params))], indent=1)
+            self.fn.emit(" continue")
+            sink.put(self, r)
+        else:
+            sink.put(self, call)
+
+    def rebind(self, params: list[str], values: list[str], indent: int = 0) -> None:
+        if params:
+            pad = " " * indent
+            self.fn.emit(f"{pad}{', '.join(params)}, = {', '.join(values)},")
+
+    # -- dispatch -------------------------------------------------------------------------------
+
+    def into(self, node: Any, sink: Sink) -> None:
+        t = type(node)
+        if t is ir.If:
+            self.if_into(node, sink)
+        elif t is ir.Seq:
+            for x in node.exprs[:-1]:
+                self.effect(x)
+            self.into(node.exprs[-1], sink)
+        elif t is ir.Let:
+            self.let_frame(node)
+            try:
+                self.into(node.body, sink)
+            finally:
+                self.frames.pop()
+        elif t is ir.Letrec:
+            self.letrec_frame(node)
+            try:
+                self.into(node.body, sink)
+            finally:
+                self.frames.pop()
+        elif t is ir.Guard:
+            self.guard(node, sink)
+        elif t is ir.App:
+            if node.tail and sink.tail:
+                self.app_tail(node)
+            elif sink.discard:
+                self.app(node, "effect")
+            else:
+                sink.put(self, self.app(node, "value").text)
+        elif sink.discard:
+            if t is not ir.Lambda:
+                self.value(node)  # for its effects and faults
+        else:
+            sink.put(self, self.value(node).text)
+
+    def value(self, node: Any) -> X:
+        """Evaluate ``node`` (statements as needed); its value, possibly several values."""
+        t = type(node)
+        if t is ir.Const:
+            return X(self.pools.const(node.value), True)
+        if t is ir.Local:
+            return self.local_read(node)
+        if t is ir.Global:
+            return self.global_read(node)
+        if t is ir.Intrinsic:
+            return X(self.pools.prim(node.name, self.prims[node.name])[1], True)
+        if t is ir.Lambda:
+            return X(self.closure_text(node, self.lambda_def(node)), False)
+        if t is ir.App:
+            return self.app(node, "value")
+        if t is ir.ValuesNode:
+            if not node.args:
+                return X("NO_VALUES", True)
+            parts = self.operands(node.args)
+            if len(parts) == 1:
+                return X(parts[0], True)
+            return X(f"Values(({', '.join(parts)},))", False)
+        if t in (ir.SetLocal, ir.SetGlobal, ir.DefineGlobal):
+            self.assignment(node)
+            return X("NO_VALUES", True)
+        if t is ir.If and self.simple(node.then) and self.simple(node.else_):
+            test = self.test(node.test)
+            then, else_ = self.value(node.then), self.value(node.else_)
+            return X(f"({then.text} if {test} else {else_.text})", False)
+        if t is ir.Seq:
+            for x in node.exprs[:-1]:
+                self.effect(x)
+            return self.value(node.exprs[-1])
+        tmp = self.fresh("t")
+        if chain(node) >= 3:
+            self.wrapped(node, tmp)
+        else:
+            self.into(node, SetTemp(tmp))
+        return X(tmp, True)
+
+    def wrapped(self, node: Any, tmp: str) -> None:
+        """Flatten a deep chain of `if`s: `while True:` ... `tmp = v; break` ... ."""
+        if self.fn.blocks + 1 > MAX_BLOCKS:
+            self.outline(node, SetTemp(tmp))
+            return
+        self.fn.open("while True:")
+        self.fn.blocks += 1
+        self.into(node, SetBreak(tmp))
+        self.fn.close()
+        self.fn.blocks -= 1
+
+    def single(self, node: Any) -> X:
+        """Evaluate ``node`` where exactly one value is needed (E320 at its span otherwise)."""
+        x = self.value(node)
+        if self.may_mv(node):
+            x = self.stash(x)
+            site = self.pools.site(node)
+            self.fn.emit(f"if type({x.text}) is Values: _e320(d, {site}, {x.text})")
+        return x
+
+    def may_mv(self, node: Any, extra: tuple = ()) -> bool:
+        """Whether ``node`` may yield several values; ``extra`` are the frames made inside
+        the expression being asked about, innermost last (it has been generated already)."""
+        t = type(node)
+        if t is ir.App:
+            return self.app_may_mv(node, extra)
+        if t is ir.If:
+            return self.may_mv(node.then, extra) or self.may_mv(node.else_, extra)
+        if t is ir.Seq:
+            return self.may_mv(node.exprs[-1], extra)
+        if t is ir.Let or t is ir.Letrec:
+            return self.may_mv(node.body, (*extra, node))
+        return value_may_mv(self.a, node)
+
+    def simple(self, node: Any) -> bool:
+        """Evaluating ``node`` emits no statement."""
+        t = type(node)
+        if t is ir.Const or t is ir.Intrinsic:
+            return True
+        if t is ir.Local:
+            return not self.local_needs_check(node)
+        if t is ir.Global:
+            return not self.global_needs_check(node)
+        return False
+
+    def operands(self, nodes: list) -> list[str]:
+        """Evaluate ``nodes`` left to right, one value each; their texts, safe to use together
+        after the last one (an earlier value is kept in a temporary when a later operand does
+        more than read a variable)."""
+        out = []
+        quiet_after = [True] * (len(nodes) + 1)
+        for i in range(len(nodes) - 1, -1, -1):
+            quiet_after[i] = quiet_after[i + 1] and (type(nodes[i]) is ir.Lambda
+                                                     or self.simple(nodes[i]))
+        for i, node in enumerate(nodes):
+            x = self.single(node)
+            if not x.stable and not quiet_after[i + 1]:
+                x = self.stash(x)
+            out.append(x.text)
+        return out
+
+    def effect(self, node: Any) -> None:
+        """Evaluate ``node`` for its effects (and faults) only."""
+        t = type(node)
+        if t is ir.Const or t is ir.Intrinsic or t is ir.Lambda:
+            return
+        self.into(node, Discard())
+
+    def test(self, node: Any) -> str:
+        """A Python condition true exactly when ``node``'s value is not #f."""
+        if type(node) is ir.Const:
+            return "False" if node.value is False else "True"
+        if type(node) is ir.App:
+            cond = self.app_test(node)
+            if cond is not None:
+                return cond
+        x = self.single(node)
+        return f"({x.text}) is not False"
+
+    # -- variables ------------------------------------------------------------------------------
+
+    def frame_of(self, depth: int) -> Frame:
+        return self.frames[-1 - depth]
+
+    def local_needs_check(self, node: ir.Local) -> bool:
+        if not node.checked:
+            return False
+        fr = self.frame_of(node.depth)
+        if type(fr.node) is not ir.Letrec or id(fr.node) in self.a.all_lambda_letrecs:
+            return False
+        lam = self.a.letrec_lambda.get((id(fr.node), node.index))
+        return lam is None or lam not in self.lams
+
+    def local_read(self, node: ir.Local) -> X:
+        fr = self.frame_of(node.depth)
+        name = fr.names[node.index]
+        if name is None:
+            raise AssertionError("read of an inline loop's own slot")
+        if self.local_needs_check(node):
+            site = self.pools.site(node)
+            self.fn.emit(f"if {name} is UNINIT: _e321(d, {site}, {ascii(node.name)})")
+        return X(name, (id(fr.node), node.index) not in self.a.mutable)
+
+    def global_known_bound(self, slot: int) -> bool:
+        name = self.program.globals[slot]
+        if name in self.prims:
+            return True  # starts as the primitive; nothing can unbind it
+        g = self.a.stable_global(slot)
+        if g is None:
+            return False
+        return self.form > g.first_form or (g.lam is not None and g.lam in self.lams)
+
+    def global_needs_check(self, node: ir.Global) -> bool:
+        if self.a.const_prim(node) is not None:
+            return False
+        return not self.global_known_bound(node.slot)
+
+    def global_read(self, node: ir.Global) -> X:
+        prim = self.a.const_prim(node)
+        if prim is not None:
+            return X(self.pools.prim(prim, self.prims[prim])[1], True)
+        name = f"g{node.slot}"
+        if not self.global_known_bound(node.slot):
+            site = self.pools.site(node)
+            self.fn.emit(f"if {name} is UNBOUND: _e300(d, {site}, {ascii(node.name)})")
+        stable = self.a.stable_global(node.slot) is not None and \
+            self.global_known_bound(node.slot)
+        return X(name, stable)
+
+    def assign_global(self, slot: int, text: str) -> None:
+        self.fn.emit(f"g{slot} = {text}")
+        self.fn.assign(f"g{slot}", self.root)
+
+    def assignment(self, node: Any) -> None:
+        t = type(node)
+        x = self.single(node.value)
+        if t is ir.SetLocal:
+            fr = self.frame_of(node.depth)
+            name = fr.names[node.index]
+            self.fn.emit(f"{name} = {x.text}")
+            self.fn.assign(name, fr.owner)
+        elif t is ir.SetGlobal:
+            if not self.global_known_bound(node.slot):
+                site = self.pools.site(node)
+                self.fn.emit(f"if g{node.slot} is UNBOUND: _e303(d, {site}, {ascii(node.name)})")
+            self.assign_global(node.slot, x.text)
+        else:
+            self.assign_global(node.slot, x.text)
+
+    def let_frame(self, node: ir.Let) -> None:
+        values = [self.single(x) for x in node.inits] if len(node.inits) < 2 else \
+            [X(t, True) for t in self.operands(node.inits)]
+        names = []
+        for x in values:
+            v = self.fresh("v")
+            self.fn.emit(f"{v} = {x.text}")
+            names.append(v)
+        self.frames.append(Frame(node, names, self.fn))
+
+    def letrec_frame(self, node: ir.Letrec) -> None:
+        names = [self.fresh("v") for _ in node.inits]
+        self.frames.append(Frame(node, names, self.fn))
+        for init in node.inits:
+            if type(init) is ir.Lambda:
+                self.lambda_name(init)
+        if id(node) not in self.a.all_lambda_letrecs:
+            for v in names:
+                self.fn.emit(f"{v} = UNINIT")
+        for v, init in zip(names, node.inits, strict=True):
+            x = self.single(init)
+            self.fn.emit(f"{v} = {x.text}")
+
+    # -- guard ----------------------------------------------------------------------------------
+
+    def guard(self, node: ir.Guard, sink: Sink) -> None:
+        if self.fn.blocks + 3 > MAX_BLOCKS:
+            self.outline(node, sink)
+            return
+        fn = self.fn
+        h0, g, x, e = self.fresh("h"), self.fresh("g"), self.fresh("x"), self.fresh("e")
+        result = sink.name if isinstance(sink, SetTemp) else self.fresh("t")
+        fn.emit(f"{h0} = _rt.h")
+        fn.emit(f"{g} = GuardHandler()")
+        fn.emit(f"_rt.h = ({g}, {h0})")
+        fn.open("try:")
+        fn.open("try:")
+        fn.blocks += 3
+        self.into(node.body, Discard() if sink.discard else SetTemp(result))
+        fn.close()
+        fn.emit(f"except LispexError as {e}:")
+        fn.emit(f" _fault({e})")
+        fn.emit(f"_rt.h = {h0}")
+        fn.close()
+        fn.open(f"except GuardEscape as {x}:")
+        fn.emit(f"if {x}.handler is not {g}: raise")
+        fn.emit(f"_rt.h = {h0}")
+        var = self.fresh("v")
+        fn.emit(f"{var} = {x}.payload")
+        self.frames.append(Frame(node, [var], fn))
+        try:
+            self.clauses(node, 0, x, sink)
+        finally:
+            self.frames.pop()
+        fn.close()
+        fn.blocks -= 3
+        if sink.terminates:
+            sink.put(self, result)
+
+    def clauses(self, node: ir.Guard, i: int, x: str, sink: Sink) -> None:
+        fn = self.fn
+        if i == len(node.clauses):
+            if node.else_body is not None:
+                self.into(node.else_body, sink)
+            elif sink.discard:
+                fn.emit(f"_reraise(d, {x})")
+            else:
+                sink.put(self, f"_reraise(d, {x})")
+            return
+        test, body = node.clauses[i]
+        if body is None:
+            tv = self.stash(self.single(test))
+            cond = f"{tv.text} is not False"
+        else:
+            cond = self.test(test)
+        fn.open(f"if {cond}:")
+        if body is None:
+            sink.put(self, tv.text)
+        else:
+            self.into(body, sink)
+        fn.close()
+        if sink.terminates:
+            self.clauses(node, i + 1, x, sink)
+        else:
+            fn.open("else:")
+            self.clauses(node, i + 1, x, sink)
+            fn.close()
+
+    # -- if -------------------------------------------------------------------------------------
+
+    def if_into(self, node: ir.If, sink: Sink) -> None:
+        fn = self.fn
+        cond = self.test(node.test)
+        if sink.terminates:
+            then, else_ = node.then, node.else_
+            if chain(then) > chain(else_):
+                cond, then, else_ = f"not ({cond})", else_, then
+            fn.open(f"if {cond}:")
+            self.into(then, sink)
+            fn.close()
+            self.into(else_, sink)
+            return
+        fn.open(f"if {cond}:")
+        self.into(node.then, sink)
+        fn.close()
+        mark = len(fn.lines)
+        fn.open("else:")
+        self.into(node.else_, sink)
+        fn.close()
+        if fn.lines[-1] == (fn.level + 1, "pass") and len(fn.lines) == mark + 2:
+            del fn.lines[-2:]  # an empty else
+
+
+class _ValueRet(Ret):
+    """Return a value from an outlined piece that is not in tail position."""
+
+    tail = False
+
