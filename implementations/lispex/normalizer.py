@@ -46,25 +46,30 @@ class Normalizer(DerivedForms):
             sys.setrecursionlimit(old_limit)
 
     def toplevel(self, d: Any, out: list, allow_module: bool) -> None:
-        head = _head_name(d)
-        if head == "begin" and d.tail is None:
-            if len(d.items) == 1:
-                raise _err("E130", "begin needs at least one form", d.span)
-            for sub in d.items[1:]:
-                self.toplevel(sub, out, allow_module=False)
-        elif head == "define" and d.tail is None:
-            self.step()
-            name_atom, value = self.parse_define(d, None)
-            slot = self.global_slot(name_atom.value.name)
-            out.append(ir.DefineGlobal(slot, value, name_atom.value.name, d.span))
-        elif head == "module" and d.tail is None:
-            if not allow_module:
-                raise _err("E130", "module is only allowed at the top level of a file", d.span)
-            self.step()
-            for sub in self.module_body(d):
-                self.toplevel(sub, out, allow_module=False)
-        else:
-            out.append(self.expr(d, None, True))
+        # Iterative: a top-level `begin` (or module body) splices its forms in place, and a
+        # program of 100,000 nested begins must not recurse in Python.
+        stack = [(d, allow_module)]
+        while stack:
+            d, allow = stack.pop()
+            head = _head_name(d)
+            if head == "begin" and d.tail is None:
+                self.step()
+                if len(d.items) == 1:
+                    raise _err("E130", "begin needs at least one form", d.span)
+                stack.extend((sub, False) for sub in reversed(d.items[1:]))
+            elif head == "define" and d.tail is None:
+                self.step()
+                name_atom, value = self.parse_define(d, None)
+                slot = self.global_slot(name_atom.value.name)
+                out.append(ir.DefineGlobal(slot, value, name_atom.value.name, d.span))
+            elif head == "module" and d.tail is None:
+                if not allow:
+                    raise _err("E130", "module is only allowed at the top level of a file",
+                               d.span)
+                self.step()
+                stack.extend((sub, False) for sub in reversed(self.module_body(d)))
+            else:
+                out.append(self.expr(d, None, True))
 
     def module_body(self, d: SList) -> list:
         items = d.items
