@@ -111,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`court ... | head`): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except Exception as e:  # noqa: BLE001 - the edge of the program: one line, never a traceback
         print(f"court: internal error: {type(e).__name__}: {e} (a bug in Lispex Court; "
               "set COURT_DEBUG=1 for the traceback)", file=sys.stderr)

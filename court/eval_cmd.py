@@ -46,18 +46,21 @@ def run_eval(args: argparse.Namespace) -> int:
                        profile_id=args.profile, limits=dict(args.limit))
     except InputError as e:
         raise UsageError(f"court: invalid input datum: {e.diagnostic.render()}") from None
+    # Lispex text is UTF-8 whatever the terminal's locale says: write bytes.
+    out, err = sys.stdout.buffer, sys.stderr.buffer
     if args.json:
-        sys.stdout.write(json.dumps(obs.to_json(), ensure_ascii=False) + "\n")
+        out.write((json.dumps(obs.to_json(), ensure_ascii=False) + "\n").encode("utf-8"))
+        out.flush()
         return obs.exit_status
-    out = sys.stdout
-    out.write(obs.stdout)
+    out.write(obs.stdout.encode("utf-8"))
     for v in obs.values:
-        out.write(v + "\n")
+        out.write((v + "\n").encode("utf-8"))
     out.flush()
     for w in obs.warnings:
-        sys.stderr.write(w.render() + "\n")
+        err.write((w.render() + "\n").encode("utf-8"))
     for d in obs.diagnostics:
-        sys.stderr.write(d.render(args.program) + "\n")
+        err.write((d.render(args.program) + "\n").encode("utf-8"))
+    err.flush()
     return obs.exit_status
 
 

@@ -69,7 +69,9 @@ def offered_config(product_args: list[str]) -> Config:
             courts.update(extra.courts)
             continue
         product = load_manifest(path)
-        if product.id in base.products or product.id in courts:
+        # A manifest may stand for an opt-in product (say, topaz-vm built elsewhere); it must
+        # not shadow a product the server offers anyway, nor a court.
+        if product.id in products or product.id in courts:
             raise ConfigError(f"--product {arg}: id {product.id!r} is taken by a built-in "
                               "product or court")
         products[product.id] = product

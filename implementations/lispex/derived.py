@@ -39,6 +39,7 @@ class DerivedForms:
         if len(d.items) < 3:
             raise _err("E130", "let* needs bindings and a body", d.span)
         pairs = self.bindings(d.items[1], "let*")
+        self.check_expansion(len(pairs), d.span)
         if not pairs:
             return ir.Let([], self.body(d.items[2:], Scope([], scope), tail, d.span), d.span)
         inits = []
@@ -56,6 +57,7 @@ class DerivedForms:
         args = d.items[1:]
         if not args:
             return ir.Const(True, d.span)
+        self.check_expansion(len(args), d.span)
         # Normalised in source order, so the first malformed operand is the one reported.
         nodes = [self.expr(a, scope, tail and i == len(args) - 1) for i, a in enumerate(args)]
         node = nodes[-1]
@@ -69,15 +71,20 @@ class DerivedForms:
     def or_chain(self, args: list, scope: Scope | None, tail: bool, span: Span) -> ir.Node:
         if not args:
             return ir.Const(False, span)
-        if len(args) == 1:
-            return self.expr(args[0], scope, tail)
-        self.step()
-        first = self.expr(args[0], scope, False)
-        t = self.temp()
-        inner = Scope([t], scope)
-        tref = ir.Local(0, 0, str(t), False, span)
-        rest = self.or_chain(args[1:], inner, tail, span)
-        return ir.Let([first], ir.If(tref, tref, rest, span), span)
+        self.check_expansion(len(args), span)
+        steps = []
+        cur = scope
+        for a in args[:-1]:  # iterative: 100,000 operands must not recurse or copy
+            self.step()
+            first = self.expr(a, cur, False)
+            t = self.temp()
+            cur = Scope([t], cur)
+            steps.append((first, t))
+        node = self.expr(args[-1], cur, tail)
+        for first, t in reversed(steps):
+            tref = ir.Local(0, 0, str(t), False, span)
+            node = ir.Let([first], ir.If(tref, tref, node, span), span)
+        return node
 
     def form_when(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 3:
@@ -105,26 +112,34 @@ class DerivedForms:
         return self.cond_chain(clauses, scope, tail, d.span)
 
     def cond_chain(self, clauses: list, scope: Scope | None, tail: bool, span: Span) -> ir.Node:
-        if not clauses:
-            return ir.ValuesNode([], span)
-        c = clauses[0]
-        items = self.clause_parts(c, "cond")
-        if _is_symbol(items[0]) and items[0].value.name == "else":
-            if len(clauses) > 1:
-                raise _err("E130", "else must be the last cond clause", c.span)
-            if len(items) < 2:
-                raise _err("E130", "an else clause needs a body", c.span)
-            return self.seq(items[1:], scope, tail, c.span)
-        test = self.expr(items[0], scope, False)
-        if len(items) == 1:
-            # (test): the clause's value is the test's value, kept in a temporary.
-            t = self.temp()
-            inner = Scope([t], scope)
-            tref = ir.Local(0, 0, str(t), False, c.span)
-            rest = self.cond_chain(clauses[1:], inner, tail, span)
-            return ir.Let([test], ir.If(tref, tref, rest, c.span), c.span)
-        body = self.seq(items[1:], scope, tail, c.span)
-        return ir.If(test, body, self.cond_chain(clauses[1:], scope, tail, span), c.span)
+        self.check_expansion(len(clauses), span)
+        steps: list[tuple] = []
+        cur = scope
+        node: ir.Node = ir.ValuesNode([], span)  # no clause matched: zero values
+        for i, c in enumerate(clauses):
+            items = self.clause_parts(c, "cond")
+            if _is_symbol(items[0]) and items[0].value.name == "else":
+                if i != len(clauses) - 1:
+                    raise _err("E130", "else must be the last cond clause", c.span)
+                if len(items) < 2:
+                    raise _err("E130", "an else clause needs a body", c.span)
+                node = self.seq(items[1:], cur, tail, c.span)
+                break
+            test = self.expr(items[0], cur, False)
+            if len(items) == 1:
+                # (test): the clause's value is the test's value, kept in a temporary.
+                t = self.temp()
+                cur = Scope([t], cur)
+                steps.append(("let", test, t, c.span))
+            else:
+                steps.append(("if", test, self.seq(items[1:], cur, tail, c.span), c.span))
+        for kind, test, x, cspan in reversed(steps):
+            if kind == "if":
+                node = ir.If(test, x, node, cspan)
+            else:
+                tref = ir.Local(0, 0, str(x), False, cspan)
+                node = ir.Let([test], ir.If(tref, tref, node, cspan), cspan)
+        return node
 
     def form_case(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 2:
@@ -134,6 +149,7 @@ class DerivedForms:
         inner = Scope([t], scope)
         node: ir.Node = ir.ValuesNode([], d.span)
         clauses = d.items[2:]
+        self.check_expansion(len(clauses), d.span)
         built = []
         for i, c in enumerate(clauses):
             items = self.clause_parts(c, "case")
@@ -205,7 +221,12 @@ class DerivedForms:
     def form_quasiquote(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) != 2:
             raise _err("E130", "quasiquote takes exactly one template", d.span)
-        return self.qq(d.items[1], 1, scope)
+        template = d.items[1]
+        self.mark_unquotes(template)
+        if _head_name(template) == "unquote" and template.tail is None and \
+                len(template.items) == 2:
+            return self.expr(template.items[1], scope, tail)  # `,x is x, in x's tail position
+        return self.qq(template, 1, scope)
 
     def qq(self, t: Any, depth: int, scope: Scope | None) -> ir.Node:
         self.step()
@@ -219,11 +240,13 @@ class DerivedForms:
             self.nesting -= 1
 
     def _qq(self, t: Any, depth: int, scope: Scope | None) -> ir.Node:
-        if not self.has_unquote(t):
+        if type(t) is SAtom or not self.unquoted.get(id(t), False):
             self.check_quoted(t)
             return ir.Const(to_value(t, fresh_strings=False), t.span)
         if type(t) is SVector:
-            as_list = self.qq(SList(t.items, None, t.span), depth, scope)
+            items_list = SList(t.items, None, t.span)
+            self.unquoted[id(items_list)] = True  # the vector held an unquote, so its items do
+            as_list = self.qq(items_list, depth, scope)
             return ir.App(ir.Intrinsic("list->vector", t.span), [as_list], t.span)
         head = _head_name(t)
         if head in ("unquote", "quasiquote", "unquote-splicing") and t.tail is None:
@@ -242,6 +265,7 @@ class DerivedForms:
                 items[-2].value.name in ("unquote", "unquote-splicing"):
             # `(a unquote x)` is the datum `(a . ,x)`: the unquote stands in the tail.
             items, tail = items[:-2], SList(items[-2:], None, items[-2].span)
+            self.unquoted[id(tail)] = True
         result: ir.Node = (self.qq(tail, depth, scope) if tail is not None
                            else ir.Const(NIL, t.span))
         for item in reversed(items):
@@ -259,17 +283,22 @@ class DerivedForms:
     def cons(self, a: ir.Node, b: ir.Node, span: Span) -> ir.Node:
         return ir.App(ir.Intrinsic("cons", span), [a, b], span)
 
-    def has_unquote(self, t: Any) -> bool:
-        stack = [t]
+    def mark_unquotes(self, template: Any) -> None:
+        """Record, for every list and vector of a template, whether an unquote lies inside it:
+        one post-order pass, so deep templates are not rescanned at every level."""
+        marks = self.unquoted
+        stack: list[tuple[Any, bool]] = [(template, False)]
         while stack:
-            n = stack.pop()
-            if type(n) is SAtom:
-                if type(n.value) is Symbol and n.value.name in ("unquote", "unquote-splicing"):
-                    return True
-            elif type(n) is SList:
-                stack.extend(n.items)
-                if n.tail is not None:
-                    stack.append(n.tail)
-            elif type(n) is SVector:
-                stack.extend(n.items)
-        return False
+            n, done = stack.pop()
+            t = type(n)
+            if t is SAtom:
+                continue
+            kids = n.items + ([n.tail] if t is SList and n.tail is not None else [])
+            if not done:
+                stack.append((n, True))
+                stack.extend((k, False) for k in kids)
+                continue
+            marks[id(n)] = any(
+                (type(k) is SAtom and type(k.value) is Symbol and
+                 k.value.name in ("unquote", "unquote-splicing")) or marks.get(id(k), False)
+                for k in kids)

@@ -29,6 +29,7 @@ class Normalizer(DerivedForms):
         self.global_names: list[str] = []
         self.temps = 0
         self.nesting = 0
+        self.unquoted: dict[int, bool] = {}  # id(template node) -> holds an unquote
 
     # -- entry points -------------------------------------------------------------------------
 
@@ -271,7 +272,25 @@ class Normalizer(DerivedForms):
             return self.lambda_(d.items[1], d.items[2:], scope, name, d.span)
         return self.expr(d, scope, False)
 
+    def check_expansion(self, n: int, span: Span) -> None:
+        """A derived form that expands into ``n`` nested core forms counts them as nesting."""
+        if self.nesting + n > MAX_NESTING:
+            raise ResourceExhausted("recursion-limit", f"expression nesting (with what derived "
+                                    f"forms expand into) deeper than {MAX_NESTING}")
+
     def lambda_(self, formals: Any, body: list, scope: Scope | None, name: str | None,
+                span: Span) -> ir.Lambda:
+        # Internal definitions nest procedures without passing through expr().
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ResourceExhausted(
+                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+        try:
+            return self._lambda(formals, body, scope, name, span)
+        finally:
+            self.nesting -= 1
+
+    def _lambda(self, formals: Any, body: list, scope: Scope | None, name: str | None,
                 span: Span) -> ir.Lambda:
         if _is_symbol(formals):
             params, rest = [], formals

@@ -136,3 +136,38 @@ def test_malformed_case_exits_2_naming_the_file(tmp_path, capsys, content):
     assert main(["run", str(corpus), "--impl", "tree", "--report-dir", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err
     assert "case1.expect.toml" in err and len(err.strip().splitlines()) == 1
+
+
+def test_ctrl_c_writes_incomplete_reports_and_exits_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    corpus = tmp_path / "slow"
+    corpus.mkdir()
+    for i in range(40):
+        (corpus / f"loop{i}.lspx").write_text(
+            "(define (f n) (if (= n 0) 0 (f (- n 1)))) (f 300000)")
+    out = tmp_path / "rep"
+    proc = subprocess.Popen([sys.executable, "-m", "court.cli", "run", str(corpus), "--impl",
+                             "tree", "--report-dir", str(out), "--jobs", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # wait until a worker is busy
+        if psutil.Process(proc.pid).children(recursive=True):
+            break
+        time.sleep(0.1)
+    time.sleep(1.5)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    report = read_reports(out)
+    assert report["run"]["complete"] is False
+    assert 0 < report["summary"]["cases"] < 40
+    assert "Incomplete run" in (out / "summary.md").read_text()
+    _, alive = psutil.wait_procs(workers, timeout=5)
+    assert not alive

@@ -118,9 +118,23 @@ def test_tail_calls_through_apply_and_call_with_values_are_proper(monkeypatch):
 
 
 def test_deeply_nested_core_ir():
-    # `and` of 50,000 operands is a 50,000-deep chain of ifs: compiled and run by recursion.
-    source = "(define x 1)\n(and " + "x " * 50_000 + ")"
+    # `and` of 9,000 operands is a 9,000-deep chain of ifs, compiled and run by recursion (the
+    # normalizer may refuse expansions nested past 10,000).
+    source = "(define x 1)\n(and " + "x " * 9_000 + ")"
     assert run(source).values == ["1"]
+
+
+def test_each_node_is_compiled_once(monkeypatch):
+    # Specialising a call must not compile its arguments twice: that doubles per level.
+    from implementations.topaz.tree.nodes import NodeCompiler
+    calls = []
+    original = NodeCompiler.comp
+    monkeypatch.setattr(NodeCompiler, "comp", lambda self, n, sc: calls.append(n) or
+                        original(self, n, sc))
+    nest = 12
+    source = "(define x 1)\n" + "(+ x (if (< x 0) 0 (car (list " * nest + "0" + "))))" * nest
+    assert run(source).values == [str(nest)]
+    assert len(calls) == len({id(n) for n in calls})
 
 
 def test_falls_back_when_no_large_stack_can_be_had(monkeypatch):

@@ -45,6 +45,24 @@ def exact_count(name: str, value: Any) -> int:
     return value
 
 
+# The largest list, string, vector or bytevector a primitive will make, and the largest exact
+# integer `expt` will compute (in bits). No meter covers the size of one allocation or one
+# bignum operation, so these bounds keep a single call from exhausting the host; past them the
+# argument is out of range (E311), the same on every implementation.
+MAX_LENGTH = 10_000_000
+MAX_EXACT_BITS = 1_000_000
+
+
+def allocation_length(name: str, value: Any) -> int:
+    """A length to allocate: an exact non-negative integer (else E312) no larger than
+    MAX_LENGTH (else E311)."""
+    n = exact_count(name, value)
+    if n > MAX_LENGTH:
+        raise LispexError("E311", f"{name}: length {n} is larger than the largest supported "
+                          f"length, {MAX_LENGTH}", (value,))
+    return n
+
+
 def start_end(name: str, obj: Any, length: int, opt: tuple) -> tuple[int, int]:
     """The optional ``[start [end]]`` arguments of a sequence primitive, checked.
 

@@ -15,6 +15,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from ..errors import LispexError
 from ..numbers import (
     add,
     check_finite,
@@ -30,7 +31,7 @@ from ..numbers import (
     to_float,
 )
 from ..values import Str, Values, is_number
-from .errors_util import division_by_zero, wrong_type
+from .errors_util import MAX_EXACT_BITS, division_by_zero, wrong_type
 from .table import define
 
 _RADICES = (2, 8, 10, 16)
@@ -239,6 +240,16 @@ def inexact(x: Any) -> float:
 # expt and exact-integer-sqrt
 
 
+def _check_exact_size(base: Any, power: int) -> None:
+    """Refuse an exact power whose result would pass MAX_EXACT_BITS (numerator or denominator)."""
+    if base in (0, 1, -1) or power == 0:
+        return
+    size = base if type(base) is int else max(abs(base.numerator), base.denominator)
+    if abs(size).bit_length() * abs(power) > MAX_EXACT_BITS + abs(power):
+        raise LispexError("E311", f"expt: the exact result would have more than {MAX_EXACT_BITS} "
+                          "bits", (base, power))
+
+
 @define("expt")
 def expt(base: Any, power: Any) -> Any:
     _number("expt", base)
@@ -253,10 +264,11 @@ def expt(base: Any, power: Any) -> Any:
         except OverflowError:
             raise nonfinite_error("expt", base, power) from None
         return check_finite(r, "expt", base, power)
+    if base == 0 and power < 0:
+        division_by_zero("expt", base, power)
+    _check_exact_size(base, power)
     if power >= 0:
         return base**power
-    if base == 0:
-        division_by_zero("expt", base, power)
     if tb is int:
         return normalize(Fraction(1, base**-power))
     return normalize(base**power)

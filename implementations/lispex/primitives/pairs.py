@@ -13,6 +13,7 @@ from typing import Any
 from ..equality import equal, eqv
 from ..values import NIL, Char, Pair, Str, Vector, list_from, list_to_python
 from .errors_util import (
+    allocation_length,
     exact_count,
     list_expected,
     out_of_range,
@@ -184,7 +185,7 @@ def list_copy(lst: Any) -> Any:
 
 @define("make-list")
 def make_list(k: Any, fill: Any = 0) -> Any:
-    exact_count("make-list", k)
+    allocation_length("make-list", k)
     result: Any = NIL
     for _ in range(k):
         result = Pair(fill, result)

@@ -11,7 +11,13 @@ from itertools import pairwise
 from typing import Any
 
 from ..values import NIL, Char, Pair, Str, Symbol, Vector, sym
-from .errors_util import exact_count, exact_integer, out_of_range, start_end, wrong_type
+from .errors_util import (
+    allocation_length,
+    exact_integer,
+    out_of_range,
+    start_end,
+    wrong_type,
+)
 from .table import define
 
 
@@ -59,7 +65,7 @@ def string_copy(s: Any, *opt: Any) -> Str:
 
 @define("make-string")
 def make_string(k: Any, fill: Any = None) -> Str:
-    exact_count("make-string", k)
+    allocation_length("make-string", k)
     if fill is None:
         return Str(" " * k)
     if type(fill) is not Char:

@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..values import NO_VALUES, Bytevector, Values, Vector, list_from
-from .errors_util import exact_count, exact_integer, out_of_range, start_end, wrong_type
+from .errors_util import (
+    allocation_length,
+    exact_integer,
+    out_of_range,
+    start_end,
+    wrong_type,
+)
 from .table import define
 
 
@@ -48,7 +54,7 @@ def vector(*items: Any) -> Vector:
 
 @define("make-vector")
 def make_vector(k: Any, fill: Any = 0) -> Vector:
-    exact_count("make-vector", k)
+    allocation_length("make-vector", k)
     return Vector([fill] * k, True)
 
 
@@ -96,7 +102,7 @@ def bytevector(*items: Any) -> Bytevector:
 
 @define("make-bytevector")
 def make_bytevector(k: Any, fill: Any = 0) -> Bytevector:
-    exact_count("make-bytevector", k)
+    allocation_length("make-bytevector", k)
     return Bytevector(bytes([_byte("make-bytevector", fill)]) * k)
 
 

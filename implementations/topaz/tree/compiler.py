@@ -140,10 +140,12 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
     # -- applications of primitives known at compile time ---------------------------------------
 
     def c_prim_app(n: ir.App, p: Primitive, sc: Scope) -> Code:
-        span = n.span
+        span, k, fn = n.span, len(n.args), p.fn
+        if k == 2 and p.name in BINARY and not p.needs_context:
+            return c_binary(n, BINARY[p.name], fn, sc)
+        # Each argument is compiled exactly once (compiling one twice would double the work at
+        # every level of nesting).
         args = [nodes.one(a, sc) for a in n.args]
-        k = len(args)
-        fn = p.fn
         if not p.accepts(k):
             def wrong_arity(e: Any) -> Any:
                 nonlocal site
@@ -161,8 +163,6 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
                 ctx.site = span
                 return fn(ctx, *vals)
             return with_context
-        if k == 2 and p.name in BINARY:
-            return c_binary(n, BINARY[p.name], fn, sc)
         if k == 1 and p.name in UNARY:
             kind, fast = UNARY[p.name]
             a = args[0]

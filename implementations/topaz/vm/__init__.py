@@ -41,9 +41,12 @@ VERSION = "0.1.0"
 CODE_DOMAIN = b"lispex/topaz-vm-code/v0\x00"
 
 # A non-tail Lispex call nests a few Python frames, and some of CPython's call paths recurse in
-# C, so programs run on a thread with a large stack and a raised recursion limit.
-STACK_BYTES = 512 * 1024 * 1024
-RECURSION = 1_000_000
+# C (10,000 levels through map or a handler take about 4 MiB of C stack), so programs run on a
+# thread with a large stack and a raised recursion limit. Under a tight address-space limit
+# the thread may not get the full stack: smaller ones are tried before giving up.
+STACK_BYTES = 256 * 1024 * 1024
+FALLBACK_STACKS = (64 * 1024 * 1024, 16 * 1024 * 1024)
+RECURSION = 200_000
 
 # Names every generated program refers to.
 STATIC = {
@@ -166,18 +169,28 @@ def on_big_stack(work: Callable[[], Any]) -> Any:
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, RECURSION))
         try:
-            old_size = threading.stack_size(STACK_BYTES)
-            try:
-                thread = threading.Thread(target=target, name="topaz-vm", daemon=True)
-                thread.start()
-            finally:
-                threading.stack_size(old_size)
-            thread.join()
+            _start(target).join()
         finally:
             sys.setrecursionlimit(old_limit)
     if "error" in box:
         raise box.pop("error")
     return box.get("value")
+
+
+def _start(target: Callable[[], None]) -> threading.Thread:
+    sizes = (STACK_BYTES, *FALLBACK_STACKS)
+    for i, size in enumerate(sizes):
+        old_size = threading.stack_size(size)
+        try:
+            thread = threading.Thread(target=target, name="topaz-vm", daemon=True)
+            thread.start()
+            return thread
+        except RuntimeError:  # "can't start new thread": the address space is too tight
+            if i == len(sizes) - 1:
+                raise
+        finally:
+            threading.stack_size(old_size)
+    raise AssertionError("unreachable")
 
 
 class TopazVmBackend:

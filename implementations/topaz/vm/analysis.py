@@ -38,6 +38,9 @@ error-object-irritants make-string make-list first rest nth empty? ==
 """.split())
 
 # Control primitives (implemented by this back end) by what they may return in tail position.
+# Primitives done in place with an exact-integer test on each variable operand (see calls.py).
+INT_OPS = frozenset({"+", "-", "*", "<", ">", "<=", ">=", "=", "zero?"})
+
 BACKEND_SINGLE = frozenset({"map", "filter", "fold-left", "fold-right", "reduce", "any?", "all?",
                             "vector-map", "string-map"})
 BACKEND_TAILCALL = frozenset({"apply", "call-with-values"})
@@ -75,6 +78,7 @@ class Analysis:
     all_lambda_letrecs: set = field(default_factory=set)  # id(Letrec) whose inits are lambdas
     lambdas: dict = field(default_factory=dict)  # id(Lambda) -> LambdaInfo
     inline_loops: set = field(default_factory=set)  # id(App) run as an inline loop
+    int_uses: dict = field(default_factory=dict)  # var key -> uses as an arithmetic operand
 
     # -- globals --------------------------------------------------------------------------------
 
@@ -181,6 +185,12 @@ class _Walker:
             if node.else_body is not None:
                 self.walk(node.else_body, inner)
         elif t is ir.App:
+            op = node.op
+            if type(op) in (ir.Global, ir.Intrinsic) and op.name in INT_OPS:
+                for x in node.args:
+                    if type(x) is ir.Local:
+                        key = (id(frames[-1 - x.depth]), x.index)
+                        a.int_uses[key] = a.int_uses.get(key, 0) + 1
             for p in node.parts:
                 self.walk(p, frames)
         elif t is ir.If:

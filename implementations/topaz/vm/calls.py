@@ -12,15 +12,13 @@ Before each application starts, its site is stored in the ``_site`` cell (see ru
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from implementations.lispex import core_ir as ir
 
 from .analysis import canonical, tail_prim_result
+from .blocks import Frame, Loop, Ret, X
 from .emit import MAX_BLOCKS, mark
-
-if TYPE_CHECKING:
-    from .codegen import X
 
 ARITH = {"+": "+", "-": "-", "*": "*"}
 COMPARE = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "=="}
@@ -83,17 +81,22 @@ class Calls:
 
     # -- entry points ---------------------------------------------------------------------------
 
-    def app(self, app: ir.App, mode: str) -> X:
-        """A non-tail application; ``mode`` "value" (its value in a temporary) or "effect"."""
-        from .codegen import X
+    def quiet_prim(self, app: ir.App) -> bool:
+        """A kernel primitive called directly, with one value: it cannot look at the site."""
+        pp = self.prim_of(app)
+        return pp is not None and not pp[1].backend and not pp[1].needs_context \
+            and not self.app_may_mv(app)
 
+    def app(self, app: ir.App, mode: str, record: bool = True) -> X:
+        """A non-tail application; ``mode`` "value" (its value in a temporary) or "effect";
+        ``record`` False only for a quiet primitive whose caller records its own site."""
         pp = self.prim_of(app)
         if pp is not None:
             name, p = pp
             if p.backend:
                 return self.backend_call(app, name, mode, False)
-            args = self.operands(app.args)
-            site = self.set_site(app)
+            args = self.operands(app.args, sited=True)
+            site = self.set_site(app) if record else self.pools.site(app)
             text = self.inline(name, app.args, args, site) or self.prim_call(name, args, site)
             if mode == "effect":
                 self.fn.emit(text)
@@ -102,7 +105,7 @@ class Calls:
         lam = self.known_lambda(app.op)
         if lam is not None and self.fits(lam, len(app.args)) and id(lam) in self.fn_names_all():
             self.callee_check(app.op)
-            args = self.operands(app.args)
+            args = self.operands(app.args, sited=True)
             self.set_site(app)
             text = f"{self.fn_names[id(lam)]}({', '.join(['d + 1', *self.pack(lam, args)])})"
             info = self.a.lambdas[id(lam)]
@@ -128,7 +131,7 @@ class Calls:
             if p.backend:
                 self.fn.emit(f"return {self.backend_call(app, name, 'tail', True).text}")
                 return
-            args = self.operands(app.args)
+            args = self.operands(app.args, sited=True)
             site = self.set_site(app)
             text = self.inline(name, app.args, args, site) or self.prim_call(name, args, site)
             self.fn.emit(f"return {text}")
@@ -137,7 +140,7 @@ class Calls:
         loop = self.fn.loop
         if lam is not None and loop is not None and loop.lam is lam \
                 and len(app.args) == lam.nparams and not lam.rest:
-            args = self.operands(app.args)
+            args = self.operands(app.args, sited=True)
             self.set_site(app)
             if loop.again:
                 self.fn.emit(f"return Again(({''.join(a + ', ' for a in args)}))")
@@ -146,7 +149,7 @@ class Calls:
                 self.fn.emit("continue")
             return
         f = self.stash(self.single(app.op))
-        args = self.operands(app.args)
+        args = self.operands(app.args, sited=True)
         self.set_site(app)
         self.fn.emit(f"return TailCall({f.text}, ({''.join(a + ', ' for a in args)}))")
 
@@ -155,7 +158,7 @@ class Calls:
         pp = self.prim_of(app)
         if pp is None or pp[0] not in BOOLEAN_INLINE or pp[1].needs_context:
             return None
-        args = self.operands(app.args)
+        args = self.operands(app.args, sited=True)
         site = self.set_site(app)
         return self.inline(pp[0], app.args, args, site) or self.prim_call(pp[0], args, site)
 
@@ -187,9 +190,8 @@ class Calls:
         return f"{mark(site)}{fname}({', '.join(args)})"
 
     def backend_call(self, app: ir.App, name: str, mode: str, tail: bool) -> X:
-        from .codegen import X
-
-        args = self.operands(app.args)
+        args = self.operands(app.args, sited=True)
+        self.set_site(app)
         if name == "values":
             if len(args) == 1:
                 return X(args[0], True)
@@ -197,7 +199,6 @@ class Calls:
                 return X("NO_VALUES", True)
             text = f"Values(({''.join(a + ', ' for a in args)}))"
         else:
-            self.set_site(app)
             text = f"{self.helper(name)}({', '.join(['d', str(tail), *args])})"
         if mode == "tail":
             return X(text, False)
@@ -207,13 +208,11 @@ class Calls:
         return self.stash(X(text, False))
 
     def generic(self, app: ir.App, mode: str) -> X:
-        from .codegen import X
-
         f = self.stash(self.single(app.op)).text
         if not f.isidentifier():  # a literal operator: it needs a name for `.fn`
             self.fn.emit(f"{(name := self.fresh('t'))} = {f}")
             f = name
-        args = self.operands(app.args)
+        args = self.operands(app.args, sited=True)
         self.set_site(app)
         n = len(args)
         t = self.fresh("t")
@@ -227,15 +226,13 @@ class Calls:
 
     def inline_loop(self, app: ir.App) -> None:
         """``((letrec ((loop (lambda ...))) loop) arg ...)`` in tail position, run in place."""
-        from .codegen import Frame, Loop, Ret
-
         if self.fn.blocks + 1 > MAX_BLOCKS:
             self.outline(app, Ret())
             return
         op = app.op
         lam = op.inits[0]
         fn = self.fn
-        args = self.operands(app.args)
+        args = self.operands(app.args, sited=True)
         self.set_site(app)
         params = [self.fresh("v") for _ in range(lam.nparams)]
         self.rebind(params, args)
@@ -247,6 +244,7 @@ class Calls:
         self.lams = self.lams + [lam]
         try:
             self.charge()
+            self.bind_flags(lam, params)
             self.into(lam.body, Ret())
         finally:
             fn.loop, self.frames, self.lams = saved_loop, saved_frames, saved_lams
@@ -254,6 +252,9 @@ class Calls:
             fn.blocks -= 1
 
     # -- inline primitives ----------------------------------------------------------------------
+
+    def int_test(self, x: str) -> str:
+        return self.int_flags.get(x) or f"type({x}) is int"
 
     def inline(self, name: str, nodes: list, args: list[str], site: int) -> str | None:
         """Python text for a primitive call done in place for the common case, with the kernel
@@ -265,9 +266,9 @@ class Calls:
                 if name == "-" and n == 1:
                     a = args[0]
                     fallback = self.prim_call(name, args, site)
-                    return f"(-{a} if type({a}) is int else {fallback})"
+                    return f"(-{a} if {self.int_test(a)} else {fallback})"
                 return None
-            checks = [f"type({x}) is int" for x, node in zip(args, nodes, strict=True)
+            checks = [self.int_test(x) for x, node in zip(args, nodes, strict=True)
                       if not _int_const(node)]
             if not checks:
                 return None
@@ -292,5 +293,5 @@ class Calls:
             return f"({a} is False)"
         if name == "zero?":
             fallback = self.prim_call(name, args, site)
-            return f"({a} == 0 if type({a}) is int else {fallback})"
+            return f"({a} == 0 if {self.int_test(a)} else {fallback})"
         return None

@@ -1,124 +1,40 @@
-"""Core IR -> Python source: expressions, bindings, conditionals, guard, procedures.
+"""Core IR -> Python source: the program, procedures, values, variables and bindings.
 
-Every Core IR node is generated *into a sink*, which says what to do with its value: return it
-(tail position: a tail call may become a trampoline marker or a loop iteration), assign it to a
-temporary, assign it and leave a ``while True`` wrapper (used to flatten long chains of nested
-``if``), or discard it. Sub-expressions are evaluated in order into temporaries, so operands of
-an application are always names or literals and the generated code never nests deeply.
+Every Core IR node is generated *into a sink* (see :mod:`.blocks`), which says what to do with
+its value. Sub-expressions are evaluated in order into temporaries, so the operands of an
+application are always names or literals and expressions never nest in the generated code.
+Lexical frames become Python local variables of the function that makes them (closures are
+nested ``def``s and share them as cells); a procedure that captures nothing is defined at the
+top of the program instead, which keeps the source shallow.
 
-Applications are in :mod:`.calls`; this module has everything else.
+Applications are generated in :mod:`.calls`, blocks (`if`, `guard`, loops) in :mod:`.blocks`.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from typing import Any, NamedTuple
+from typing import Any
 
 from implementations.lispex import core_ir as ir
 from implementations.lispex.meters import RECURSION_LIMIT
 
 from .analysis import Analysis, value_may_mv
+from .blocks import Blocks, Discard, Frame, Loop, Ret, SetTemp, Sink, X, chain
 from .calls import Calls
-from .emit import MAX_BLOCKS, Fn, Pools
+from .emit import Fn, Pools
 
 _IDENT = re.compile(r"[^A-Za-z0-9]+")
 
 
-class X(NamedTuple):
-    """Generated expression text; ``stable`` when evaluating it later gives the same value."""
-
-    text: str
-    stable: bool
-
-
-class Frame:
-    __slots__ = ("node", "names", "owner")
-
-    def __init__(self, node: Any, names: list, owner: Fn) -> None:
-        self.node = node
-        self.names = names
-        self.owner = owner
-
-
-class Loop:
-    """A loop a self tail call of ``lam`` can re-enter: directly (`continue`) or, from an
-    outlined piece of the body, by returning an :class:`Again` marker."""
-
-    __slots__ = ("lam", "params", "again")
-
-    def __init__(self, lam: ir.Lambda, params: list[str], again: bool = False) -> None:
-        self.lam = lam
-        self.params = params
-        self.again = again
-
-
-class Sink:
-    terminates = False
-    discard = False
-    tail = False
-
-    def put(self, g: Gen, text: str) -> None:
-        raise NotImplementedError
-
-
-class Ret(Sink):
-    terminates = True
-    tail = True
-
-    def put(self, g: Gen, text: str) -> None:
-        g.fn.emit(f"return {text}")
-
-
-class SetBreak(Sink):
-    terminates = True
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def put(self, g: Gen, text: str) -> None:
-        g.fn.emit(f"{self.name} = {text}")
-        g.fn.emit("break")
-
-
-class SetTemp(Sink):
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def put(self, g: Gen, text: str) -> None:
-        g.fn.emit(f"{self.name} = {text}")
-
-
-class Discard(Sink):
-    discard = True
-
-    def put(self, g: Gen, text: str) -> None:
-        pass
-
-
-def chain(node: Any) -> int:
-    """How deeply `if`s nest along the value path of ``node``."""
-    n = 0
-    while True:
-        t = type(node)
-        if t is ir.Seq:
-            node = node.exprs[-1]
-        elif t is ir.Let or t is ir.Letrec:
-            node = node.body
-        elif t is ir.If:
-            return n + 1 + max(chain(node.then), chain(node.else_))
-        else:
-            return n
-
-
-class Gen(Calls):
+class Gen(Calls, Blocks):
     def __init__(self, program: ir.Program, analysis: Analysis, prims: dict, pools: Pools) -> None:
         self.program = program
         self.a = analysis
         self.prims = prims
         self.pools = pools
         self.counter = 0
-        self.root = Fn("_program", ["_rt", "_fuel", "_input"], None, lispex=False)
+        self.root = Fn("_program", ["_rt", "_fuel", "_input"], None)
         self.fn = self.root
         self.frames: list[Frame] = []
         self.lams: list[ir.Lambda] = []
@@ -126,6 +42,7 @@ class Gen(Calls):
         self.helpers: dict[str, str] = {}  # control primitive -> helper name
         self.hoisted: dict[int, tuple[str, str]] = {}  # id(Lambda) -> (function, closure)
         self.fn_names: dict[int, str] = {}  # id(Lambda) -> its Python function name
+        self.int_flags: dict[str, str] = {}  # variable -> local holding `type(v) is int`
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -177,7 +94,7 @@ class Gen(Calls):
             forms.append(self.form_fn(i, form))
         root.emit(f"return [{', '.join(forms)}], _site_get, _site_set, _fuel_get")
         # The prologue goes first, now that the helpers and globals used are known.
-        pro = Fn("_prologue", [], None, lispex=False)
+        pro = Fn("_prologue", [], None)
         pro.emit("_site = 0")
         for name in ("call", "tramp", "fault", "e300", "e303", "e320", "e321", "fuel_out",
                      "too_deep", "reraise"):
@@ -285,45 +202,13 @@ class Gen(Calls):
                     child.level += 1
                     child.blocks += 1
                     child.loop = Loop(lam, params)
-                    self.charge()
-                    self.into(lam.body, Ret())
-                else:
-                    self.charge()
-                    self.into(lam.body, Ret())
+                self.charge()
+                self.bind_flags(lam, params)
+                self.into(lam.body, Ret())
         finally:
             self.frames, self.lams = saved_frames, saved_lams
         home.splice(child, f"def {fname}({', '.join(['d', *params])}):")
         return fname
-
-    def outline(self, node: Any, sink: Sink) -> None:
-        """Generate ``node`` in a nested function of its own (Python's block limit is per
-        function); a loop iteration asked for inside comes back as an Again marker."""
-        name = self.fresh("O")
-        child = Fn(name, ["d"], self.fn)
-        outer_loop = self.fn.loop if sink.tail else None
-        if outer_loop is not None:
-            child.loop = Loop(outer_loop.lam, outer_loop.params, again=True)
-        with self.inside(child):
-            self.into(node, Ret() if sink.tail else _ValueRet())
-        self.fn.splice(child, f"def {name}(d):")
-        call = f"{name}(d)"
-        if sink.discard:
-            self.fn.emit(call)
-        elif sink.tail and outer_loop is not None and not outer_loop.again:
-            r = self.fresh("t")
-            self.fn.emit(f"{r} = {call}")
-            self.fn.emit(f"if type({r}) is Again:")
-            self.rebind(outer_loop.params, [f"{r}.args[{i}]" for i in
-                                            range(len(outer_loop.params))], indent=1)
-            self.fn.emit(" continue")
-            sink.put(self, r)
-        else:
-            sink.put(self, call)
-
-    def rebind(self, params: list[str], values: list[str], indent: int = 0) -> None:
-        if params:
-            pad = " " * indent
-            self.fn.emit(f"{pad}{', '.join(params)}, = {', '.join(values)},")
 
     # -- dispatch -------------------------------------------------------------------------------
 
@@ -402,17 +287,6 @@ class Gen(Calls):
             self.into(node, SetTemp(tmp))
         return X(tmp, True)
 
-    def wrapped(self, node: Any, tmp: str) -> None:
-        """Flatten a deep chain of `if`s: `while True:` ... `tmp = v; break` ... ."""
-        if self.fn.blocks + 1 > MAX_BLOCKS:
-            self.outline(node, SetTemp(tmp))
-            return
-        self.fn.open("while True:")
-        self.fn.blocks += 1
-        self.into(node, SetBreak(tmp))
-        self.fn.close()
-        self.fn.blocks -= 1
-
     def single(self, node: Any) -> X:
         """Evaluate ``node`` where exactly one value is needed (E320 at its span otherwise)."""
         x = self.value(node)
@@ -447,21 +321,39 @@ class Gen(Calls):
             return not self.global_needs_check(node)
         return False
 
-    def operands(self, nodes: list) -> list[str]:
+    def operands(self, nodes: list, sited: bool = False) -> list[str]:
         """Evaluate ``nodes`` left to right, one value each; their texts, safe to use together
         after the last one (an earlier value is kept in a temporary when a later operand does
-        more than read a variable)."""
+        more than read a variable).
+
+        ``sited``: the caller's application records its site right after the operands. A
+        kernel primitive application among them that is followed by nothing but variable
+        reads then needs no site record of its own: nothing can look at the site between it
+        and the caller's, and if it fails, the fault finds its site from the traceback.
+        """
         out = []
         quiet_after = [True] * (len(nodes) + 1)
         for i in range(len(nodes) - 1, -1, -1):
             quiet_after[i] = quiet_after[i + 1] and (type(nodes[i]) is ir.Lambda
                                                      or self.simple(nodes[i]))
         for i, node in enumerate(nodes):
-            x = self.single(node)
+            if sited and quiet_after[i + 1] and type(node) is ir.App and self.quiet_prim(node):
+                x = self.app(node, "value", record=False)
+            else:
+                x = self.single(node)
             if not x.stable and not quiet_after[i + 1]:
                 x = self.stash(x)
             out.append(x.text)
         return out
+
+    def bind_flags(self, frame: Any, names: list[str]) -> None:
+        """``vNi = type(vN) is int`` for variables used as arithmetic operands more than once:
+        the inline arithmetic then tests a local instead of calling ``type`` again."""
+        for i, v in enumerate(names):
+            key = (id(frame), i)
+            if v is not None and self.a.int_uses.get(key, 0) >= 2 and key not in self.a.mutable:
+                self.fn.emit(f"{v}i = type({v}) is int")
+                self.int_flags[v] = f"{v}i"
 
     def effect(self, node: Any) -> None:
         """Evaluate ``node`` for its effects (and faults) only."""
@@ -559,6 +451,7 @@ class Gen(Calls):
             v = self.fresh("v")
             self.fn.emit(f"{v} = {x.text}")
             names.append(v)
+        self.bind_flags(node, names)
         self.frames.append(Frame(node, names, self.fn))
 
     def letrec_frame(self, node: ir.Letrec) -> None:
@@ -573,99 +466,3 @@ class Gen(Calls):
         for v, init in zip(names, node.inits, strict=True):
             x = self.single(init)
             self.fn.emit(f"{v} = {x.text}")
-
-    # -- guard ----------------------------------------------------------------------------------
-
-    def guard(self, node: ir.Guard, sink: Sink) -> None:
-        if self.fn.blocks + 3 > MAX_BLOCKS:
-            self.outline(node, sink)
-            return
-        fn = self.fn
-        h0, g, x, e = self.fresh("h"), self.fresh("g"), self.fresh("x"), self.fresh("e")
-        result = sink.name if isinstance(sink, SetTemp) else self.fresh("t")
-        fn.emit(f"{h0} = _rt.h")
-        fn.emit(f"{g} = GuardHandler()")
-        fn.emit(f"_rt.h = ({g}, {h0})")
-        fn.open("try:")
-        fn.open("try:")
-        fn.blocks += 3
-        self.into(node.body, Discard() if sink.discard else SetTemp(result))
-        fn.close()
-        fn.emit(f"except LispexError as {e}:")
-        fn.emit(f" _fault({e})")
-        fn.emit(f"_rt.h = {h0}")
-        fn.close()
-        fn.open(f"except GuardEscape as {x}:")
-        fn.emit(f"if {x}.handler is not {g}: raise")
-        fn.emit(f"_rt.h = {h0}")
-        var = self.fresh("v")
-        fn.emit(f"{var} = {x}.payload")
-        self.frames.append(Frame(node, [var], fn))
-        try:
-            self.clauses(node, 0, x, sink)
-        finally:
-            self.frames.pop()
-        fn.close()
-        fn.blocks -= 3
-        if sink.terminates:
-            sink.put(self, result)
-
-    def clauses(self, node: ir.Guard, i: int, x: str, sink: Sink) -> None:
-        fn = self.fn
-        if i == len(node.clauses):
-            if node.else_body is not None:
-                self.into(node.else_body, sink)
-            elif sink.discard:
-                fn.emit(f"_reraise(d, {x})")
-            else:
-                sink.put(self, f"_reraise(d, {x})")
-            return
-        test, body = node.clauses[i]
-        if body is None:
-            tv = self.stash(self.single(test))
-            cond = f"{tv.text} is not False"
-        else:
-            cond = self.test(test)
-        fn.open(f"if {cond}:")
-        if body is None:
-            sink.put(self, tv.text)
-        else:
-            self.into(body, sink)
-        fn.close()
-        if sink.terminates:
-            self.clauses(node, i + 1, x, sink)
-        else:
-            fn.open("else:")
-            self.clauses(node, i + 1, x, sink)
-            fn.close()
-
-    # -- if -------------------------------------------------------------------------------------
-
-    def if_into(self, node: ir.If, sink: Sink) -> None:
-        fn = self.fn
-        cond = self.test(node.test)
-        if sink.terminates:
-            then, else_ = node.then, node.else_
-            if chain(then) > chain(else_):
-                cond, then, else_ = f"not ({cond})", else_, then
-            fn.open(f"if {cond}:")
-            self.into(then, sink)
-            fn.close()
-            self.into(else_, sink)
-            return
-        fn.open(f"if {cond}:")
-        self.into(node.then, sink)
-        fn.close()
-        mark = len(fn.lines)
-        fn.open("else:")
-        self.into(node.else_, sink)
-        fn.close()
-        if fn.lines[-1] == (fn.level + 1, "pass") and len(fn.lines) == mark + 2:
-            del fn.lines[-2:]  # an empty else
-
-
-class _ValueRet(Ret):
-    """Return a value from an outlined piece that is not in tail position."""
-
-    tail = False
-

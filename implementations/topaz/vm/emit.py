@@ -35,12 +35,10 @@ def mark(site: int) -> str:
 class Fn:
     """One Python function being written: its lines (level, text) relative to its body."""
 
-    def __init__(self, name: str, params: list[str], parent: Fn | None, *,
-                 lispex: bool = True) -> None:
+    def __init__(self, name: str, params: list[str], parent: Fn | None) -> None:
         self.name = name
         self.params = params
         self.parent = parent
-        self.lispex = lispex  # has a depth parameter `d` and counts as a guest frame
         self.lines: list[tuple[int, str]] = []
         self.level = 0
         self.blocks = 0
