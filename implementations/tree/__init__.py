@@ -8,13 +8,13 @@ from typing import Any
 
 from implementations.lispex.context import RunContext
 from implementations.lispex.core_ir import Program
+from implementations.lispex.guest_library import GENERATORS
 from implementations.lispex.identity import KERNEL_DIR, product_id
 from implementations.lispex.meters import Meter
 from implementations.lispex.primitives import table
 from implementations.lispex.run import NO_INPUT, Prepared
 from implementations.lispex.values import NO_VALUES, Primitive
 
-from .guest import GENERATORS
 from .machine import UNBOUND, Machine
 
 VERSION = "0.1.0"

@@ -17,6 +17,7 @@ from typing import Any
 
 from implementations.lispex import core_ir as ir
 from implementations.lispex.errors import LispexError, Raised, ResourceExhausted
+from implementations.lispex.guest_library import GENERATORS
 from implementations.lispex.meters import MACHINE, RECURSION_LIMIT, Meter
 from implementations.lispex.values import (
     NO_VALUES,
@@ -29,7 +30,6 @@ from implementations.lispex.values import (
     list_to_python,
 )
 
-from .guest import GENERATORS
 from .objects import Closure, Continuation, GuardHandler
 
 UNBOUND = object()

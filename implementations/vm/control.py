@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from implementations.lispex.errors import LispexError, Raised, ResourceExhausted
+from implementations.lispex.guest_library import GENERATORS as GUEST
 from implementations.lispex.meters import MACHINE, RECURSION_LIMIT
 from implementations.lispex.values import (
     ErrorObject,
@@ -27,7 +28,6 @@ from implementations.lispex.values import (
     list_to_python,
 )
 
-from .guest import GUEST
 from .link import (
     HALT,
     K_CC,

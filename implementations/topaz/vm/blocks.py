@@ -120,17 +120,24 @@ class Blocks:
     fn: Fn
     frames: list
 
+    def crowded(self, blocks: int) -> bool:
+        """Whether the next construct (opening ``blocks`` loop/try blocks) must be outlined."""
+        fn = self.fn
+        return (fn.blocks > 0 and fn.blocks + blocks > MAX_BLOCKS) or fn.deep()
+
     def outline(self, node: Any, sink: Sink) -> None:
-        """Generate ``node`` in a nested function of its own (Python's block limit is per
-        function); a loop iteration asked for inside comes back as an Again marker."""
+        """Generate ``node`` in a function of its own, defined first in the current function:
+        it sees the same variables (as closure cells), Python's block limit is per function,
+        and its body starts near the left margin again. A loop iteration asked for inside
+        comes back as an Again marker."""
         name = self.fresh("O")
-        child = Fn(name, ["d"], self.fn)
+        child = Fn(name, ["d"], self.fn, base=self.fn.base + 1)
         outer_loop = self.fn.loop if sink.tail else None
         if outer_loop is not None:
             child.loop = Loop(outer_loop.lam, outer_loop.params, again=True)
         with self.inside(child):
             self.into(node, Ret() if sink.tail else _ValueRet())
-        self.fn.splice(child, f"def {name}(d):")
+        self.fn.splice(child, f"def {name}(d):", at_top=True)
         call = f"{name}(d)"
         if sink.discard:
             self.fn.emit(call)
@@ -152,7 +159,7 @@ class Blocks:
 
     def wrapped(self, node: Any, tmp: str) -> None:
         """Flatten a deep chain of `if`s: `while True:` ... `tmp = v; break` ... ."""
-        if self.fn.blocks + 1 > MAX_BLOCKS:
+        if self.crowded(1):
             self.outline(node, SetTemp(tmp))
             return
         self.fn.open("while True:")
@@ -164,7 +171,7 @@ class Blocks:
     # -- guard ----------------------------------------------------------------------------------
 
     def guard(self, node: ir.Guard, sink: Sink) -> None:
-        if self.fn.blocks + 3 > MAX_BLOCKS:
+        if self.crowded(3):
             self.outline(node, sink)
             return
         fn = self.fn
@@ -229,6 +236,9 @@ class Blocks:
     # -- if -------------------------------------------------------------------------------------
 
     def if_into(self, node: ir.If, sink: Sink) -> None:
+        if self.crowded(0):
+            self.outline(node, sink)
+            return
         fn = self.fn
         cond = self.test(node.test)
         if sink.terminates:

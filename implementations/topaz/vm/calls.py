@@ -18,7 +18,7 @@ from implementations.lispex import core_ir as ir
 
 from .analysis import canonical, tail_prim_result
 from .blocks import Frame, Loop, Ret, X
-from .emit import MAX_BLOCKS, mark
+from .emit import mark
 
 ARITH = {"+": "+", "-": "-", "*": "*"}
 COMPARE = {"<": "<", ">": ">", "<=": "<=", ">=": ">=", "=": "=="}
@@ -226,7 +226,7 @@ class Calls:
 
     def inline_loop(self, app: ir.App) -> None:
         """``((letrec ((loop (lambda ...))) loop) arg ...)`` in tail position, run in place."""
-        if self.fn.blocks + 1 > MAX_BLOCKS:
+        if self.crowded(1):
             self.outline(app, Ret())
             return
         op = app.op

@@ -138,7 +138,7 @@ class Gen(Calls, Blocks):
             cname = self.fresh("C", lam.name)
             self.root.emit(f"{cname} = {self.closure_text(lam, fname)}")
             self.hoisted[id(lam)] = (fname, cname)
-        child = Fn(name, ["d"], self.root)
+        child = Fn(name, ["d"], self.root, base=2)
         with self.inside(child):
             self.set_site(form)
             if id(getattr(form, "value", None)) in self.hoisted:
@@ -188,9 +188,13 @@ class Gen(Calls, Blocks):
         params = [self.fresh("v") for _ in range(lam.nparams + (1 if lam.rest else 0))]
         info = self.a.lambdas[id(lam)]
         # A procedure that uses no enclosing local variable is defined at the top of the
-        # program rather than where it is made: nesting depth in the source stays small.
+        # program rather than where it is made, and one deep inside blocks at the top of its
+        # function (the same variables: no loop runs a capturing lambda's def twice), so
+        # that nesting in the source stays shallow.
         home = self.root if info.closed else self.fn
-        child = Fn(fname, ["d", *params], home)
+        at_top = info.closed or home.deep()
+        base = home.base + 1 if at_top else home.base + home.level + 1
+        child = Fn(fname, ["d", *params], home, base=base)
         saved_frames, saved_lams = self.frames, self.lams
         self.frames = ([] if info.closed else self.frames) + [Frame(lam, params, child)]
         self.lams = self.lams + [lam]
@@ -207,7 +211,7 @@ class Gen(Calls, Blocks):
                 self.into(lam.body, Ret())
         finally:
             self.frames, self.lams = saved_frames, saved_lams
-        home.splice(child, f"def {fname}({', '.join(['d', *params])}):")
+        home.splice(child, f"def {fname}({', '.join(['d', *params])}):", at_top=at_top)
         return fname
 
     # -- dispatch -------------------------------------------------------------------------------

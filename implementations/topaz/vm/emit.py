@@ -23,9 +23,11 @@ MARK_CLOSE = "\x01"
 _MARK = re.compile("\x00([0-9]+)\x01")
 
 # Python refuses more than 20 statically nested blocks (loops, try) in one function and more
-# than 100 levels of indentation in a file; deeper Lispex nesting is moved into a nested
-# function (blocks) or reported as a build fault (indentation).
+# than 100 levels of indentation in a file. Deeper Lispex nesting is moved into a function
+# defined at the top of the current one (see Blocks.outline), which starts again near the left
+# margin; only what still cannot fit (lambdas nested ~90 deep) is a build fault.
 MAX_BLOCKS = 16
+DEEP = 80
 
 
 def mark(site: int) -> str:
@@ -35,10 +37,12 @@ def mark(site: int) -> str:
 class Fn:
     """One Python function being written: its lines (level, text) relative to its body."""
 
-    def __init__(self, name: str, params: list[str], parent: Fn | None) -> None:
+    def __init__(self, name: str, params: list[str], parent: Fn | None, base: int = 1) -> None:
         self.name = name
         self.params = params
         self.parent = parent
+        self.base = base  # indentation level of the body in the final source
+        self.top: list[tuple[int, str]] = []  # nested defs placed first in the body
         self.lines: list[tuple[int, str]] = []
         self.level = 0
         self.blocks = 0
@@ -67,16 +71,26 @@ class Fn:
         if owner is not self:
             self.outer_assigned.add(name)
 
-    def splice(self, child: Fn, header: str) -> None:
-        """Insert ``child`` as a nested def at the current position."""
-        self.emit(header)
-        base = self.level + 1
+    def deep(self) -> bool:
+        """Whether opening one more block here comes close to Python's indentation limit."""
+        return self.level > 0 and self.base + self.level >= DEEP
+
+    def body(self) -> list[tuple[int, str]]:
+        return self.top + self.lines
+
+    def splice(self, child: Fn, header: str, at_top: bool = False) -> None:
+        """Insert ``child`` as a nested def at the current position (or first in the body)."""
+        out = self.top if at_top else self.lines
+        level = 0 if at_top else self.level
+        out.append((level, header))
+        base = level + 1
         if child.outer_assigned:
-            self.lines.append((base, "nonlocal " + ", ".join(sorted(child.outer_assigned))))
-        if not child.lines:
-            self.lines.append((base, "pass"))
-        for level, text in child.lines:
-            self.lines.append((base + level, text))
+            out.append((base, "nonlocal " + ", ".join(sorted(child.outer_assigned))))
+        body = child.body()
+        if not body:
+            out.append((base, "pass"))
+        for lv, text in body:
+            out.append((base + lv, text))
 
 
 @dataclass
@@ -136,7 +150,7 @@ def render(root: Fn) -> tuple[str, dict[tuple[int, int], int]]:
     positions: dict[tuple[int, int], int] = {}
     header = "def _program(" + ", ".join(root.params) + "):"
     out.append(header)
-    for level, text in root.lines:
+    for level, text in root.body():
         indent = " " * (level + 1)
         if MARK_OPEN in text:
             line_no = len(out) + 1
