@@ -51,7 +51,12 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.json:
         out.write((json.dumps(obs.to_json(), ensure_ascii=False) + "\n").encode("utf-8"))
         out.flush()
-        return obs.exit_status
+        return 3 if obs.exit_status is None else obs.exit_status
+    for f in obs.faults:  # the implementation could not run the program at all
+        err.write(f"court: {args.impl}: {f['kind']} fault: {f['message']}\n".encode("utf-8"))
+    if obs.exit_status is None:
+        err.flush()
+        return 3
     out.write(obs.stdout.encode("utf-8"))
     for v in obs.values:
         out.write((v + "\n").encode("utf-8"))

@@ -155,6 +155,23 @@ async def test_base_court_end_to_end():
 
 
 @pytest.mark.anyio
+async def test_all_four_with_the_topaz_products_named_at_start():
+    """Started with --product topaz-tree --product topaz-vm, all-four hears four members;
+    started without them it is unavailable and tried no route (see the test above)."""
+    async with client("auto", "--product", "topaz-tree", "--product", "topaz-vm") as c:
+        r = (await c.call_tool("lispex_compare", {
+            "source": "(define (f n) (if (< n 2) n (+ (f (- n 1)) (f (- n 2))))) (f 12)",
+            "court": "all-four"})).structured_content["result"]
+        assert (r["status"], r["verdict"]) == ("completed", "agree")
+        assert set(r["observations"]) == {"tree", "vm", "topaz-tree", "topaz-vm"}
+        assert {o["semantic"]["values"][0] for o in r["observations"].values()} == {"144"}
+        assert r["observations"]["topaz-vm"]["products"]["bytecode_id"]
+        r = (await c.call_tool("lispex_compare", {"source": "(car '())", "court": "rust-topaz"})
+             ).structured_content["result"]
+        assert set(r["observations"]) == {"vm", "topaz-vm"} and r["verdict"] == "agree"
+
+
+@pytest.mark.anyio
 async def test_timeout_answers_status_timeout(pair_court):
     async with client("legacy", "--timeout", "1", "--product", str(pair_court)) as c:
         r = (await c.call_tool("lispex_eval", {"source": LONG_LOOP})).structured_content

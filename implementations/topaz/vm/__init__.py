@@ -28,7 +28,17 @@ from implementations.lispex.identity import KERNEL_DIR, product_id
 from implementations.lispex.meters import MACHINE, Meter
 from implementations.lispex.primitives import table
 from implementations.lispex.run import NO_INPUT, Prepared
-from implementations.lispex.values import NIL, NO_VALUES, Pair, Primitive, Values, list_from
+from implementations.lispex.values import (
+    NIL,
+    NO_VALUES,
+    Char,
+    Pair,
+    Primitive,
+    Str,
+    Values,
+    Vector,
+    list_from,
+)
 
 from .analysis import analyse
 from .codegen import Gen
@@ -53,7 +63,7 @@ STATIC = {
     "Closure": Closure, "TailCall": TailCall, "Again": Again, "Values": Values,
     "NO_VALUES": NO_VALUES, "Pair": Pair, "NIL": NIL, "UNBOUND": UNBOUND, "UNINIT": UNINIT,
     "GuardHandler": GuardHandler, "GuardEscape": GuardEscape, "LispexError": LispexError,
-    "_list": list_from, "__builtins__": builtins,
+    "Str": Str, "Char": Char, "Vector": Vector, "_list": list_from, "__builtins__": builtins,
 }
 
 
@@ -98,9 +108,10 @@ class Compiled:
     source: str
     digest: str
     filename: str
-    positions: dict
-    sites: list
-    program_fn: Any
+    positions: dict  # (line, column) of a kernel primitive call -> site index
+    sites: list  # site index -> span
+    code: Any  # the code object compile() made of the source
+    program_fn: Any  # _program(_rt, _fuel, _input): makes one run's state and forms
 
 
 def build(program: Program) -> Compiled:
@@ -126,8 +137,12 @@ def build(program: Program) -> Compiled:
         raise BuildFault(f"generated code does not compile: {type(e).__name__}: {e}") from None
     namespace = dict(STATIC)
     namespace.update(pools.namespace)
-    exec(code, namespace)
-    return Compiled(source, digest, filename, positions, pools.sites, namespace["_program"])
+    try:
+        exec(code, namespace)  # defines _program; nothing of the Lispex program runs yet
+    except MemoryError as e:
+        raise BuildFault(f"generated code does not load: {type(e).__name__}: {e}") from None
+    return Compiled(source, digest, filename, positions, pools.sites, code,
+                    namespace["_program"])
 
 
 def run(compiled: Compiled, input_value: Any, ctx: RunContext, meter: Meter) -> Any:

@@ -16,11 +16,11 @@ Frames are identified by the node that makes them (Lambda, Let, Letrec, Guard), 
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from implementations.lispex import core_ir as ir
+from implementations.lispex.primitives.table import row_map
 
 # Kernel primitives known to return exactly one value: a caller needs no multiple-values check
 # on their result. Any primitive not listed is checked (a few return zero or two values).
@@ -37,17 +37,13 @@ string=? string<? string>? char=? char<? char>? error-object? error-object-messa
 error-object-irritants make-string make-list first rest nth empty? ==
 """.split())
 
-# Control primitives (implemented by this back end) by what they may return in tail position.
 # Primitives done in place with an exact-integer test on each variable operand (see calls.py).
-INT_OPS = frozenset({"+", "-", "*", "<", ">", "<=", ">=", "=", "zero?"})
+INT_OPS = frozenset({"+", "-", "*", "<", ">", "<=", ">=", "=", "zero?", "modulo"})
 
+# Control primitives (implemented by this back end) by what they may return in tail position.
 BACKEND_SINGLE = frozenset({"map", "filter", "fold-left", "fold-right", "reduce", "any?", "all?",
                             "vector-map", "string-map"})
 BACKEND_TAILCALL = frozenset({"apply", "call-with-values"})
-
-
-def is_var_frame(node: Any) -> bool:
-    return type(node) in (ir.Lambda, ir.Let, ir.Letrec, ir.Guard)
 
 
 @dataclass
@@ -105,15 +101,11 @@ class Analysis:
 
 
 def analyse(program: ir.Program, prim_names: frozenset) -> Analysis:
+    """Recurses over the Core IR: run it where deep Python recursion is safe (on_big_stack)."""
     a = Analysis(program, prim_names)
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 200_000))
-    try:
-        for i, form in enumerate(program.forms):
-            _Walker(a, i).walk(form, [])
-        _Tails(a).run()
-    finally:
-        sys.setrecursionlimit(old)
+    for i, form in enumerate(program.forms):
+        _Walker(a, i).walk(form, [])
+    _Tails(a).run()
     return a
 
 
@@ -347,8 +339,6 @@ class _Tails:
 
 
 def prim_accepts(name: str, n: int) -> bool:
-    from implementations.lispex.primitives.table import row_map
-
     row = row_map()[name]
     if row.alias_of:
         row = row_map()[row.alias_of]
@@ -356,8 +346,6 @@ def prim_accepts(name: str, n: int) -> bool:
 
 
 def backend_row(name: str) -> bool:
-    from implementations.lispex.primitives.table import row_map
-
     row = row_map()[name]
     if row.alias_of:
         row = row_map()[row.alias_of]
@@ -365,8 +353,6 @@ def backend_row(name: str) -> bool:
 
 
 def canonical(name: str) -> str:
-    from implementations.lispex.primitives.table import row_map
-
     row = row_map()[name]
     return row.alias_of or name
 

@@ -38,6 +38,8 @@ class Calls:
     pools: Any
     frames: list
     lams: list
+    fn_names: dict
+    int_flags: dict
 
     # -- what is being called -------------------------------------------------------------------
 
@@ -79,7 +81,11 @@ class Calls:
             return info.may_mv or info.may_tc
         return True
 
-    # -- entry points ---------------------------------------------------------------------------
+    # -- site records that can be left out ------------------------------------------------------
+    # The site is looked at only by the runtime: when it applies a procedure for a control
+    # primitive, when a handler is applied, and when a primitive fault is located. A record may
+    # be left out when no such look can happen between the application's start and the next
+    # record; a kernel primitive's own fault locates its site from the traceback.
 
     def quiet_prim(self, app: ir.App) -> bool:
         """A kernel primitive called directly, with one value: it cannot look at the site."""
@@ -87,9 +93,61 @@ class Calls:
         return pp is not None and not pp[1].backend and not pp[1].needs_context \
             and not self.app_may_mv(app)
 
+    def quiet_call(self, app: ir.App) -> bool:
+        """A quiet primitive, or a direct call of a known procedure with one plain value whose
+        body records a site before it can do anything else."""
+        if self.quiet_prim(app):
+            return True
+        lam = self.known_lambda(app.op)
+        if lam is None or not self.fits(lam, len(app.args)) or id(lam) not in self.fn_names:
+            return False
+        info = self.a.lambdas[id(lam)]
+        return not info.may_tc and not info.may_mv and self.opens_with_record(lam.body)
+
+    def safe_after(self, nodes: list) -> bool:
+        """Evaluating ``nodes`` in order (then the caller's recorded application) cannot look
+        at the site before a record."""
+        for node in nodes:
+            if type(node) is ir.Lambda or self.simple(node):
+                continue
+            if type(node) is not ir.App or not self.simple(node.op):
+                return False
+            if not all(self.quiet_anywhere(x) for x in node.args):
+                return False
+            return True  # it records (or is quiet itself) before anything else
+        return True
+
+    def opens_with_record(self, node: Any) -> bool:
+        """A procedure body whose first act is a recorded (or quiet) application."""
+        t = type(node)
+        if t is ir.If:
+            return type(node.test) is ir.App and self.opens_with_record(node.test)
+        if t is ir.App:
+            return self.a.const_prim(node.op) is not None and \
+                all(self.quiet_anywhere(x) for x in node.args)
+        return False
+
+    def quiet_anywhere(self, node: Any) -> bool:
+        """Evaluates without a check or a record that depends on where it is."""
+        t = type(node)
+        if t is ir.Const or t is ir.Intrinsic or t is ir.Lambda:
+            return True
+        if t is ir.Local:
+            return not node.checked
+        if t is ir.Global:
+            return self.a.const_prim(node) is not None
+        if t is ir.App:
+            pp = self.prim_of(node)
+            return pp is not None and not pp[1].backend and not pp[1].needs_context \
+                and not tail_prim_result(pp[0], len(node.args))[1] \
+                and all(self.quiet_anywhere(x) for x in node.args)
+        return False
+
+    # -- entry points ---------------------------------------------------------------------------
+
     def app(self, app: ir.App, mode: str, record: bool = True) -> X:
         """A non-tail application; ``mode`` "value" (its value in a temporary) or "effect";
-        ``record`` False only for a quiet primitive whose caller records its own site."""
+        ``record`` False only for a quiet call (see ``quiet_call``)."""
         pp = self.prim_of(app)
         if pp is not None:
             name, p = pp
@@ -103,10 +161,11 @@ class Calls:
                 return X("None", True)
             return self.stash(X(text, False))
         lam = self.known_lambda(app.op)
-        if lam is not None and self.fits(lam, len(app.args)) and id(lam) in self.fn_names_all():
+        if lam is not None and self.fits(lam, len(app.args)) and id(lam) in self.fn_names:
             self.callee_check(app.op)
             args = self.operands(app.args, sited=True)
-            self.set_site(app)
+            if record:
+                self.set_site(app)
             text = f"{self.fn_names[id(lam)]}({', '.join(['d + 1', *self.pack(lam, args)])})"
             info = self.a.lambdas[id(lam)]
             if not info.may_tc:
@@ -163,9 +222,6 @@ class Calls:
         return self.inline(pp[0], app.args, args, site) or self.prim_call(pp[0], args, site)
 
     # -- kinds of call --------------------------------------------------------------------------
-
-    def fn_names_all(self) -> dict:
-        return self.fn_names
 
     def callee_check(self, op: Any) -> None:
         """Evaluate a known procedure's operator for its fault only (E300 / E321)."""
@@ -275,7 +331,31 @@ class Calls:
             op = ARITH.get(name) or COMPARE[name]
             fallback = self.prim_call(name, args, site)
             return f"({args[0]} {op} {args[1]} if {' and '.join(checks)} else {fallback})"
-        if n != 1 and name != "cons":
+        if (name == "string-ref" or name == "vector-ref") and n == 2:
+            v, k = args
+            if not v.isidentifier():
+                return None
+            cls, field, make = ("Str", "s", "Char(ord({}))") if name == "string-ref" else \
+                ("Vector", "items", "{}")
+            kt = "True" if _int_const(nodes[1]) else self.int_test(k)
+            fallback = self.prim_call(name, args, site)
+            item = make.format(f"{v}.{field}[{k}]")
+            return (f"({item} if type({v}) is {cls} and {kt} and 0 <= {k} < len({v}.{field})"
+                    f" else {fallback})")
+        if name == "modulo" and n == 2:
+            a, b = args
+            checks = [self.int_test(x) for x, node in zip(args, nodes, strict=True)
+                      if not _int_const(node)]
+            if _int_const(nodes[1]):
+                if nodes[1].value == 0:
+                    return None
+            else:
+                checks.append(b)  # a zero divisor is the kernel's E313
+            fallback = self.prim_call(name, args, site)
+            return f"({a} % {b} if {' and '.join(checks)} else {fallback})" if checks else None
+        if name == "cons" and n == 2:
+            return f"Pair({args[0]}, {args[1]})"
+        if n != 1:
             return None
         a = args[0]
         if not a.isidentifier():
@@ -283,14 +363,18 @@ class Calls:
         if name == "car" or name == "cdr":
             fallback = self.prim_call(name, args, site)
             return f"({a}.{name} if type({a}) is Pair else {fallback})"
-        if name == "cons":
-            return f"Pair({args[0]}, {args[1]})"
         if name == "null?":
             return f"({a} is NIL)"
         if name == "pair?":
             return f"(type({a}) is Pair)"
         if name == "not":
             return f"({a} is False)"
+        if name == "string-length":
+            fallback = self.prim_call(name, args, site)
+            return f"(len({a}.s) if type({a}) is Str else {fallback})"
+        if name == "char->integer":
+            fallback = self.prim_call(name, args, site)
+            return f"({a}.code if type({a}) is Char else {fallback})"
         if name == "zero?":
             fallback = self.prim_call(name, args, site)
             return f"({a} == 0 if {self.int_test(a)} else {fallback})"

@@ -13,7 +13,6 @@ Applications are generated in :mod:`.calls`, blocks (`if`, `guard`, loops) in :m
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
 from implementations.lispex import core_ir as ir
@@ -75,14 +74,8 @@ class Gen(Calls, Blocks):
     # -- the whole program ----------------------------------------------------------------------
 
     def program_source(self) -> Fn:
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 400_000))
-        try:
-            return self._program()
-        finally:
-            sys.setrecursionlimit(old)
-
-    def _program(self) -> Fn:
+        """The whole program. Generation recurses over the Core IR, whose nesting the
+        normalizer bounds (10,000): run it where deep Python recursion is safe (on_big_stack)."""
         root = self.root
         body_start = len(root.lines)
         for form in self.program.forms:  # name every procedure definition before any call
@@ -330,10 +323,9 @@ class Gen(Calls, Blocks):
         after the last one (an earlier value is kept in a temporary when a later operand does
         more than read a variable).
 
-        ``sited``: the caller's application records its site right after the operands. A
-        kernel primitive application among them that is followed by nothing but variable
-        reads then needs no site record of its own: nothing can look at the site between it
-        and the caller's, and if it fails, the fault finds its site from the traceback.
+        ``sited``: the caller's application records its site right after the operands. An
+        operand application then needs no site record of its own when nothing can look at the
+        site between its start and the next record (see ``quiet_call`` and ``safe_after``).
         """
         out = []
         quiet_after = [True] * (len(nodes) + 1)
@@ -341,7 +333,8 @@ class Gen(Calls, Blocks):
             quiet_after[i] = quiet_after[i + 1] and (type(nodes[i]) is ir.Lambda
                                                      or self.simple(nodes[i]))
         for i, node in enumerate(nodes):
-            if sited and quiet_after[i + 1] and type(node) is ir.App and self.quiet_prim(node):
+            if sited and type(node) is ir.App and self.quiet_call(node) \
+                    and self.safe_after(nodes[i + 1:]):
                 x = self.app(node, "value", record=False)
             else:
                 x = self.single(node)
