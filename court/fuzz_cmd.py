@@ -152,6 +152,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
     total = max(elapsed, 1e-9)
     out.print(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
               f"reducing {s.reduce_seconds / total:.0%}")
+    for member, kind, message, source in s.infra_examples:
+        out.print(f"  infrastructure error on {member} ({kind}: {message}) for:")
+        out.print("    " + source.strip().replace("\n", "\n    "))
     out.print(f"findings: {len(s.findings)}")
     for f in s.findings:
         out.print(f"  {f.id}: {f.signature['axis']} {f.signature['codes']}"

@@ -69,6 +69,8 @@ class Stats:
     eval_seconds: float = 0.0
     reduce_seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
+    # (member, fault kind, message, program) of the first infrastructure errors, for the summary
+    infra_examples: list[tuple[str, str, str, str]] = field(default_factory=list)
 
 
 class Campaign:
@@ -93,9 +95,13 @@ class Campaign:
             s.agree += 1
             return None
         if kind == "not-comparable":
-            if any(o["semantic"]["status"] == "infrastructure-error"
-                   for o in result.observations.values()):
+            broken = [(m, f) for m, o in result.observations.items()
+                      for f in o.get("faults", [])]
+            if broken:
                 s.infrastructure += 1
+                if len(s.infra_examples) < 5:
+                    m, f = broken[0]
+                    s.infra_examples.append((m, f["kind"], f["message"], case.source))
             elif result.verdict.confirmed is False:
                 s.unconfirmed += 1
             else:
