@@ -12,6 +12,7 @@ from inside comes back to the loop as an ``Again`` marker.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from implementations.lispex import core_ir as ir
@@ -50,13 +51,16 @@ class Loop:
         self.again = again
 
 
-class Sink:
+class Sink(ABC):
+    """Where the value of a generated expression goes (returned, assigned, discarded...)."""
+
     terminates = False
     discard = False
     tail = False
 
+    @abstractmethod
     def put(self, g: Gen, text: str) -> None:
-        raise NotImplementedError
+        """Emit the code that delivers ``text`` to this sink."""
 
 
 class Ret(Sink):
