@@ -43,16 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("program", help="the program file (.lspx)")
     d.add_argument("--impl", default="vm", help="a compiling implementation (default: vm)")
 
-    from .compare_cmd import add_arguments
+    from .arguments import add_compare, add_corpus_commands, add_fuzz_commands
 
     c = sub.add_parser("compare", help="run one program on every member of a court and compare")
-    add_arguments(c)
-
-    from .run_cmd import add_arguments as add_corpus_commands
+    add_compare(c)
 
     add_corpus_commands(sub)
-
-    from .fuzz_cmd import add_arguments as add_fuzz_commands
 
     add_fuzz_commands(sub)
 

@@ -21,25 +21,6 @@ RESULT_SCHEMA = "lispex.court-result/v1"
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("program", help="the program file (.lspx)")
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--input", help="the input datum, as Lispex text")
-    group.add_argument("--input-file", help="a file holding the input datum")
-    who = p.add_mutually_exclusive_group()
-    who.add_argument("--court", help="court name (default tree-rust)")
-    who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
-    p.add_argument("--profile", help="resource profile id")
-    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N",
-                   help="override one meter limit (repeatable)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member (default 10)")
-    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
-                   help="address-space limit per worker in MiB (default 2048)")
-    p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
-    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
-    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    p.add_argument("--strict", action="store_true", help="not-comparable exits 1")
-
 
 def limits_from(args: argparse.Namespace) -> Limits:
     meter = {}

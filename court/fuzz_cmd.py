@@ -15,48 +15,6 @@ from .eval_cmd import read_input, read_program
 from .products import ConfigError, resolve
 from .usage import UsageError
 
-FUZZ_PROFILE = "lispex-generated-11088/v1"
-
-
-def add_arguments(sub: Any) -> None:
-    f = sub.add_parser("fuzz", help="differential fuzzing with generated programs")
-    f.add_argument("--court", default="tree-rust", help="court name (default tree-rust)")
-    f.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
-    budget = f.add_mutually_exclusive_group()
-    budget.add_argument("--examples", type=int, help="how many programs to generate")
-    budget.add_argument("--seconds", type=float, help="how long to fuzz (default 60)")
-    f.add_argument("--seed", type=int, default=0, help="seed (a run is reproducible)")
-    f.add_argument("--save-dir", default="corpus/regressions",
-                   help="where minimised findings are saved (default corpus/regressions)")
-    f.add_argument("--no-save", action="store_true", help="report findings without saving")
-    f.add_argument("--quarantine", default="corpus/regressions/quarantine.toml",
-                   help="known findings to skip (TOML [[known]] signature = ...)")
-    f.add_argument("--reduce-seconds", type=float, default=30.0,
-                   help="time budget for minimising each finding")
-    f.add_argument("--safe-only", action="store_true", help="generate only safe-mode programs")
-    f.add_argument("--max-findings", type=int, help="stop after this many findings")
-    _limits(f)
-    r = sub.add_parser("reduce", help="shrink a case while its divergence still holds")
-    r.add_argument("case", help="the program file (an .input file beside it is used)")
-    r.add_argument("--court", default="tree-rust")
-    r.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
-    r.add_argument("--input", help="the input datum (default: the .input file beside the case)")
-    r.add_argument("--input-file", help=argparse.SUPPRESS)
-    r.add_argument("--seconds", type=float, default=60.0, help="time budget (default 60)")
-    r.add_argument("--out", help="also write the smallest program to this file")
-    _limits(r)
-
-
-def _limits(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--profile", default=FUZZ_PROFILE,
-                   help=f"resource profile (default {FUZZ_PROFILE}: small, so runaway programs "
-                        "stop early)")
-    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds per member per case")
-    p.add_argument("--memory-limit", type=int, default=1024, metavar="MIB")
-    p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
-    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
-
 
 def _resolution(args: argparse.Namespace):
     config = config_from(args)

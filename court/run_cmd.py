@@ -26,38 +26,6 @@ from .usage import UsageError
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-def add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="*", default=["corpus"], metavar="PATH",
-                   help="case files or folders (default: corpus)")
-    who = p.add_mutually_exclusive_group()
-    who.add_argument("--court", help="court name (default tree-rust)")
-    who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
-    p.add_argument("--jobs", type=int, default=2, help="parallel slots (default 2)")
-    p.add_argument("--filter", metavar="GLOB", help="only case ids matching GLOB")
-    p.add_argument("--profile", help="resource profile id")
-    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member per case")
-    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB")
-    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
-
-
-def add_arguments(sub: Any) -> None:
-    r = sub.add_parser("run", help="run a corpus on a court and write reports")
-    add_common(r)
-    r.add_argument("--shard", metavar="K/N", help="run the K-th of N stable slices")
-    r.add_argument("--report-dir", default="reports", help="where reports go (default reports/)")
-    r.add_argument("--strict", action="store_true",
-                   help="not-comparable and infrastructure errors fail the run")
-    r.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
-    b = sub.add_parser("bless", help="write or refresh the expectations of corpus cases")
-    add_common(b)
-    m = sub.add_parser("merge", help="merge shard reports into one report")
-    m.add_argument("dirs", nargs="+", metavar="DIR", help="report folders or files")
-    m.add_argument("--report-dir", default="reports", help="where the merged report goes")
-    rp = sub.add_parser("replay", help="re-run a corpus and list every case whose result moved")
-    add_common(rp)
-    rp.add_argument("--against", required=True, metavar="OLD_REPORT",
-                    help="a court-report.json (or its folder) from an earlier run")
 
 
 def parse_shard(text: str | None) -> tuple[int, int] | None:

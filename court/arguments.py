@@ -1,0 +1,103 @@
+"""Argument definitions of the subcommands, kept apart from their implementations so that
+building the parser (every `court` start, `court --help`) imports nothing heavy."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+FUZZ_PROFILE = "lispex-generated-11088/v1"
+
+
+def add_compare(p: argparse.ArgumentParser) -> None:
+    p.add_argument("program", help="the program file (.lspx)")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--input", help="the input datum, as Lispex text")
+    group.add_argument("--input-file", help="a file holding the input datum")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--court", help="court name (default tree-rust)")
+    who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
+    p.add_argument("--profile", help="resource profile id")
+    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N",
+                   help="override one meter limit (repeatable)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member (default 10)")
+    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                   help="address-space limit per worker in MiB (default 2048)")
+    p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
+    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--strict", action="store_true", help="not-comparable exits 1")
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="*", default=["corpus"], metavar="PATH",
+                   help="case files or folders (default: corpus)")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--court", help="court name (default tree-rust)")
+    who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
+    p.add_argument("--jobs", type=int, default=2, help="parallel slots (default 2)")
+    p.add_argument("--filter", metavar="GLOB", help="only case ids matching GLOB")
+    p.add_argument("--profile", help="resource profile id")
+    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member per case")
+    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB")
+    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+
+
+def add_corpus_commands(sub: Any) -> None:
+    r = sub.add_parser("run", help="run a corpus on a court and write reports")
+    add_common(r)
+    r.add_argument("--shard", metavar="K/N", help="run the K-th of N stable slices")
+    r.add_argument("--report-dir", default="reports", help="where reports go (default reports/)")
+    r.add_argument("--strict", action="store_true",
+                   help="not-comparable and infrastructure errors fail the run")
+    r.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
+    b = sub.add_parser("bless", help="write or refresh the expectations of corpus cases")
+    add_common(b)
+    m = sub.add_parser("merge", help="merge shard reports into one report")
+    m.add_argument("dirs", nargs="+", metavar="DIR", help="report folders or files")
+    m.add_argument("--report-dir", default="reports", help="where the merged report goes")
+    rp = sub.add_parser("replay", help="re-run a corpus and list every case whose result moved")
+    add_common(rp)
+    rp.add_argument("--against", required=True, metavar="OLD_REPORT",
+                    help="a court-report.json (or its folder) from an earlier run")
+
+
+def add_fuzz_commands(sub: Any) -> None:
+    f = sub.add_parser("fuzz", help="differential fuzzing with generated programs")
+    f.add_argument("--court", default="tree-rust", help="court name (default tree-rust)")
+    f.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
+    budget = f.add_mutually_exclusive_group()
+    budget.add_argument("--examples", type=int, help="how many programs to generate")
+    budget.add_argument("--seconds", type=float, help="how long to fuzz (default 60)")
+    f.add_argument("--seed", type=int, default=0, help="seed (a run is reproducible)")
+    f.add_argument("--save-dir", default="corpus/regressions",
+                   help="where minimised findings are saved (default corpus/regressions)")
+    f.add_argument("--no-save", action="store_true", help="report findings without saving")
+    f.add_argument("--quarantine", default="corpus/regressions/quarantine.toml",
+                   help="known findings to skip (TOML [[known]] signature = ...)")
+    f.add_argument("--reduce-seconds", type=float, default=30.0,
+                   help="time budget for minimising each finding")
+    f.add_argument("--safe-only", action="store_true", help="generate only safe-mode programs")
+    f.add_argument("--max-findings", type=int, help="stop after this many findings")
+    _limits(f)
+    r = sub.add_parser("reduce", help="shrink a case while its divergence still holds")
+    r.add_argument("case", help="the program file (an .input file beside it is used)")
+    r.add_argument("--court", default="tree-rust")
+    r.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
+    r.add_argument("--input", help="the input datum (default: the .input file beside the case)")
+    r.add_argument("--input-file", help=argparse.SUPPRESS)
+    r.add_argument("--seconds", type=float, default=60.0, help="time budget (default 60)")
+    r.add_argument("--out", help="also write the smallest program to this file")
+    _limits(r)
+
+
+def _limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--profile", default=FUZZ_PROFILE,
+                   help=f"resource profile (default {FUZZ_PROFILE}: small, so runaway programs "
+                        "stop early)")
+    p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds per member per case")
+    p.add_argument("--memory-limit", type=int, default=1024, metavar="MIB")
+    p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
+    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
