@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import core_ir as ir
-from .errors import ResourceExhausted
-from .scopes import MAX_NESTING, Scope, _err, _head_name, _is_symbol
+from .scopes import Scope, _err, _head_name, _is_symbol
 from .span import Span
 from .syntax import SAtom, SList, SVector, to_value
 from .values import NIL, Symbol, sym
@@ -230,10 +229,7 @@ class DerivedForms:
 
     def qq(self, t: Any, depth: int, scope: Scope | None) -> ir.Node:
         self.step()
-        self.nesting += 1
-        if self.nesting > MAX_NESTING:
-            raise ResourceExhausted(
-                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+        self.deeper()
         try:
             return self._qq(t, depth, scope)
         finally:

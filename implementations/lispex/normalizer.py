@@ -164,10 +164,7 @@ class Normalizer(DerivedForms):
 
     def expr(self, d: Any, scope: Scope | None, tail: bool) -> ir.Node:
         self.step()
-        self.nesting += 1
-        if self.nesting > MAX_NESTING:
-            raise ResourceExhausted(
-                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+        self.deeper()
         try:
             return self._expr(d, scope, tail)
         finally:
@@ -272,6 +269,13 @@ class Normalizer(DerivedForms):
             return self.lambda_(d.items[1], d.items[2:], scope, name, d.span)
         return self.expr(d, scope, False)
 
+    def deeper(self) -> None:
+        """One more level of nesting; the caller lowers ``self.nesting`` again when done."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ResourceExhausted(
+                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+
     def check_expansion(self, n: int, span: Span) -> None:
         """A derived form that expands into ``n`` nested core forms counts them as nesting."""
         if self.nesting + n > MAX_NESTING:
@@ -281,10 +285,7 @@ class Normalizer(DerivedForms):
     def lambda_(self, formals: Any, body: list, scope: Scope | None, name: str | None,
                 span: Span) -> ir.Lambda:
         # Internal definitions nest procedures without passing through expr().
-        self.nesting += 1
-        if self.nesting > MAX_NESTING:
-            raise ResourceExhausted(
-                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+        self.deeper()
         try:
             return self._lambda(formals, body, scope, name, span)
         finally:
