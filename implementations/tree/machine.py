@@ -269,10 +269,11 @@ class Machine:
                                     # A fault of the primitive itself (say, a callback's result
                                     # of the wrong kind) belongs to the primitive's call site.
                                     if e.span is None:
-                                        e.span = fr[2]
+                                        e.span = fr[2].span
                                     raise
                                 else:
                                     k.append(fr)
+                                    site = fr[2]  # applying a callback: the primitive's call
                                     vals = [f, *args]
                                     tail = False
                                     mode = APPLY
@@ -337,6 +338,10 @@ class Machine:
                                 gv[node.slot] = val
                                 val = NO_VALUES
                             else:
+                                if tag == F_CWV or tag == F_DW_BEFORE or tag == F_DW:
+                                    # The frame applies a procedure on behalf of a primitive: a
+                                    # fault of that application points at the primitive's call.
+                                    site = fr[-1]
                                 mode, val, vals, tail, handlers, depth, node, env = self.control(
                                     fr, k, val, handlers, depth)
                                 if mode == UNWIND:
@@ -394,7 +399,7 @@ class Machine:
                                 gen_fn = GENERATORS.get(fn.name)
                                 if gen_fn is not None:
                                     gen = gen_fn(*vals[1:])
-                                    frame = (F_GEN, gen, site.span)
+                                    frame = (F_GEN, gen, site)
                                     k.append(frame)
                                     try:
                                         f, args = next(gen)
@@ -439,6 +444,7 @@ class Machine:
                             elif tag == F_DW:
                                 k.append((F_UNWIND, unwind_target, unwind_action))
                                 handlers = fr[2]
+                                site = fr[3]
                                 vals = [fr[1]]
                                 tail = False
                                 mode = APPLY
@@ -504,8 +510,8 @@ class Machine:
             fr[1].active = False
             return RET, val, [], False, handlers, depth, None, None
         if tag == F_DW_BEFORE:
-            _, thunk, after, saved = fr
-            k.append((F_DW, after, saved))
+            _, thunk, after, saved, site = fr
+            k.append((F_DW, after, saved, site))
             return APPLY, None, [thunk], False, handlers, depth, None, None
         if tag == F_DW:
             k.append((F_DW_DONE, val))
@@ -558,7 +564,7 @@ class Machine:
             return RET, (args[0] if len(args) == 1 else Values(tuple(args))), [], tail, \
                 handlers, None
         if name == "call-with-values":
-            k.append((F_CWV, args[1], tail))
+            k.append((F_CWV, args[1], tail, site))
             return APPLY, None, [args[0]], False, handlers, None
         if name == "call-with-current-continuation":
             cont = Continuation(len(k))
@@ -566,7 +572,7 @@ class Machine:
             return APPLY, None, [args[0], cont], False, handlers, None
         if name == "dynamic-wind":
             before, thunk, after = args
-            k.append((F_DW_BEFORE, thunk, after, handlers))
+            k.append((F_DW_BEFORE, thunk, after, handlers, site))
             return APPLY, None, [before], False, handlers, None
         if name == "with-exception-handler":
             handler, thunk = args

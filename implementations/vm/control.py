@@ -189,7 +189,7 @@ class Control:
             raise LispexError("E312", "with-exception-handler: expected a procedure as the "
                               "handler", (args[0],))
         if name == "call-with-values":
-            data = (args[1], (code, pc, env) if mode == CALLER else None, mode)
+            data = (args[1], (code, pc, env) if mode == CALLER else None, mode, self.st.site)
             frames.append((K_CODES[K_CWV], 0, data, depth))
             self.tick()
             return self.apply(args[0], [], NESTED, None, 0, None, depth, handlers)
@@ -207,7 +207,8 @@ class Control:
             return self.apply(args[0], [cont], NESTED, None, 0, None, depth, handlers)
         if name == "dynamic-wind":
             before, thunk, after = args
-            frames.append((K_CODES[K_DW_BEFORE], 0, (thunk, after, handlers), depth))
+            frames.append((K_CODES[K_DW_BEFORE], 0, (thunk, after, handlers, self.st.site),
+                           depth))
             self.tick()
             return self.apply(before, [], NESTED, None, 0, None, depth, handlers)
         if name == "with-exception-handler":
@@ -231,6 +232,7 @@ class Control:
             raise
         self.frames.append((K_CODES[K_GEN], 0, data, depth))
         self.tick()
+        self.st.site = span  # applying a callback: a fault of that points at the primitive's call
         return self.apply(f, list(fargs), NESTED, None, 0, None, depth, handlers)
 
     def signal(self, payload: Any, continuable: bool, span: Any, depth: int,
@@ -259,7 +261,7 @@ class Control:
             if c is CC_CODE:
                 fr[2][0].active = False
             elif c is DW_CODE:
-                after, saved = fr[2]
+                after, saved, self.st.site = fr[2]
                 frames.append((K_CODES[K_UNWIND], 0, (target, action), fr[3]))
                 self.tick()
                 return self.apply(after, [], NESTED, None, 0, None, fr[3], saved)
@@ -287,20 +289,21 @@ class Control:
             code, pc, env, depth = self.frames.pop()
             return code, pc, env, depth, data
         if op == K_CWV:
-            consumer, caller, mode = data
+            consumer, caller, mode, self.st.site = data
             v = stack.pop()
             args = list(v.items) if type(v) is Values else [v]
             code, pc, env = caller if caller is not None else (None, 0, None)
             self.tick()
             return self.apply(consumer, args, mode, code, pc, env, depth, handlers)
         if op == K_DW_BEFORE:
-            thunk, after, saved = data
+            thunk, after, saved, site = data
             stack.pop()
-            self.frames.append((DW_CODE, 0, (after, saved), depth))
+            self.st.site = site
+            self.frames.append((DW_CODE, 0, (after, saved, site), depth))
             self.tick()
             return self.apply(thunk, [], NESTED, None, 0, None, depth, handlers)
         if op == K_DW:
-            after, saved = data
+            after, saved, self.st.site = data
             v = stack.pop()
             self.frames.append((K_CODES[K_DW_DONE], 0, v, depth))
             self.tick()

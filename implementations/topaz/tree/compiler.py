@@ -131,11 +131,24 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
     def call(f: Any, args: list) -> Any:
         return apply(f, args, False)
 
+    def call_at(f: Any, args: list, at: Any) -> Any:
+        """A non-tail application on behalf of a primitive called at ``at``: a fault of the
+        application itself (E301, E302) points there."""
+        nonlocal site
+        site = at
+        return apply(f, args, False)
+
+    def set_site(at: Any) -> None:
+        nonlocal site
+        site = at
+
     rt.apply = apply
     rt.call = call
+    rt.call_at = call_at
     rt.get_depth = get_depth
     rt.set_depth = set_depth
     rt.get_site = get_site
+    rt.set_site = set_site
 
     # -- applications of primitives known at compile time ---------------------------------------
 

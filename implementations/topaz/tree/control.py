@@ -35,8 +35,11 @@ class Runtime:
 
     # apply(f, args, tail): an application; in tail position a closure call comes back as a
     # pending tail call. call(f, args): a non-tail application (callbacks, thunks, handlers).
-    # The others read and restore the compiler's cells (non-tail depth, last call site).
-    __slots__ = ("handlers", "ctx", "apply", "call", "get_depth", "set_depth", "get_site")
+    # call_at(f, args, site): a non-tail application on behalf of a primitive called at site
+    # (a fault of the application itself points there). The others read and restore the
+    # compiler's cells (non-tail depth, last call site).
+    __slots__ = ("handlers", "ctx", "apply", "call", "call_at", "get_depth", "set_depth",
+                 "get_site", "set_site")
 
     def __init__(self) -> None:
         self.handlers: Any = None  # (handler, outer) chain; a GuardToken stands for a guard
@@ -85,8 +88,10 @@ def p_values(rt: Any, args: list, tail: bool) -> Any:
 
 
 def p_call_with_values(rt: Any, args: list, tail: bool) -> Any:
+    site = rt.get_site()
     v = rt.call(args[0], [])
     # the consumer takes the place of call-with-values itself, tail position included
+    rt.set_site(site)
     return rt.apply(args[1], list(v.items) if type(v) is Values else [v], tail)
 
 
@@ -110,20 +115,21 @@ def p_call_cc(rt: Any, args: list, tail: bool) -> Any:
 
 def p_dynamic_wind(rt: Any, args: list, tail: bool) -> Any:
     before, thunk, after = args
+    site = rt.get_site()  # the thunks are applied at the dynamic-wind call
     rt.call(before, [])
     saved, saved_depth = rt.handlers, rt.get_depth()
     try:
         try:
-            v = rt.call(thunk, [])
+            v = rt.call_at(thunk, [], site)
         except LispexError as err:
             fault(rt, err)
     except Escape as esc:
         rt.handlers = saved
         rt.set_depth(saved_depth)
-        rt.call(after, [])  # a fault here replaces the escape in flight
+        rt.call_at(after, [], site)  # a fault here replaces the escape in flight
         raise esc from None
     rt.handlers = saved
-    rt.call(after, [])
+    rt.call_at(after, [], site)
     return v
 
 

@@ -1,9 +1,10 @@
 """topaz-tree's library primitives that call guest procedures.
 
-Each takes the run state and its argument list and calls back through ``rt.call`` (a non-tail
-call: a closure callback counts towards the recursion limit). A fault of the primitive itself (a
-wrong argument, a callback result of the wrong kind) is reported at the primitive's call site;
-faults inside a callback keep their own. Lists are checked and copied
+Each takes the run state and its argument list and calls back through ``rt.call_at`` (a
+non-tail call: a closure callback counts towards the recursion limit). A fault of the primitive
+itself (a wrong argument, a callback result of the wrong kind) or of applying a callback (not a
+procedure, wrong arity) is reported at the primitive's call site; faults inside a callback keep
+their own. Lists are checked and copied
 before the first callback, vectors are copied too, so a callback that changes a vector does not
 change what is being walked.
 """
@@ -58,51 +59,51 @@ def string_chars(name: str, s: Any, site: Any) -> list:
 def g_map(rt: Any, args: list, tail: bool) -> Any:
     f, lst = args
     site = rt.get_site()
-    call = rt.call
-    return list_from([one("map", call(f, [x]), site) for x in elements("map", lst, site)])
+    call = rt.call_at
+    return list_from([one("map", call(f, [x], site), site) for x in elements("map", lst, site)])
 
 
 def g_for_each(rt: Any, args: list, tail: bool) -> Any:
     f, lst = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for x in elements("for-each", lst, site):
-        call(f, [x])
+        call(f, [x], site)
     return NO_VALUES
 
 
 def g_filter(rt: Any, args: list, tail: bool) -> Any:
     f, lst = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     return list_from([x for x in elements("filter", lst, site)
-                      if one("filter", call(f, [x]), site) is not False])
+                      if one("filter", call(f, [x], site), site) is not False])
 
 
 def g_fold_left(rt: Any, args: list, tail: bool) -> Any:
     f, acc, lst = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for x in elements("fold-left", lst, site):
-        acc = one("fold-left", call(f, [acc, x]), site)
+        acc = one("fold-left", call(f, [acc, x], site), site)
     return acc
 
 
 def g_fold_right(rt: Any, args: list, tail: bool) -> Any:
     f, acc, lst = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for x in reversed(elements("fold-right", lst, site)):
-        acc = one("fold-right", call(f, [x, acc]), site)
+        acc = one("fold-right", call(f, [x, acc], site), site)
     return acc
 
 
 def g_any(rt: Any, args: list, tail: bool) -> Any:
     f, lst = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for x in elements("any?", lst, site):
-        if one("any?", call(f, [x]), site) is not False:
+        if one("any?", call(f, [x], site), site) is not False:
             return True
     return False
 
@@ -110,9 +111,9 @@ def g_any(rt: Any, args: list, tail: bool) -> Any:
 def g_all(rt: Any, args: list, tail: bool) -> Any:
     f, lst = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for x in elements("all?", lst, site):
-        if one("all?", call(f, [x]), site) is False:
+        if one("all?", call(f, [x], site), site) is False:
             return False
     return True
 
@@ -120,27 +121,27 @@ def g_all(rt: Any, args: list, tail: bool) -> Any:
 def g_vector_map(rt: Any, args: list, tail: bool) -> Any:
     f, vec = args
     site = rt.get_site()
-    call = rt.call
-    return Vector([one("vector-map", call(f, [x]), site)
+    call = rt.call_at
+    return Vector([one("vector-map", call(f, [x], site), site)
                    for x in vector_items("vector-map", vec, site)])
 
 
 def g_vector_for_each(rt: Any, args: list, tail: bool) -> Any:
     f, vec = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for x in vector_items("vector-for-each", vec, site):
-        call(f, [x])
+        call(f, [x], site)
     return NO_VALUES
 
 
 def g_string_map(rt: Any, args: list, tail: bool) -> Any:
     f, s = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     out = []
     for ch in string_chars("string-map", s, site):
-        r = one("string-map", call(f, [ch]), site)
+        r = one("string-map", call(f, [ch], site), site)
         if type(r) is not Char:
             wrong_type("string-map", "the procedure to return a character", r, site)
         out.append(chr(r.code))
@@ -150,9 +151,9 @@ def g_string_map(rt: Any, args: list, tail: bool) -> Any:
 def g_string_for_each(rt: Any, args: list, tail: bool) -> Any:
     f, s = args
     site = rt.get_site()
-    call = rt.call
+    call = rt.call_at
     for ch in string_chars("string-for-each", s, site):
-        call(f, [ch])
+        call(f, [ch], site)
     return NO_VALUES
 
 

@@ -2,9 +2,9 @@
 and the vector and string variants.
 
 Each callback is a non-tail call one level deeper than the primitive's caller. A fault of the
-primitive itself (an argument of the wrong kind, a callback that returned several values) is
-reported at the primitive's own call site, captured on entry; a fault in applying the callback
-is reported at the current site, like any application the runtime makes.
+primitive itself (an argument of the wrong kind, a callback that returned several values), or
+of applying the callback (E301, E302), is reported at the primitive's own call site, captured
+on entry.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ from implementations.lispex.values import (
 
 
 class GuestPrimitives:
-    """Mixed into the runtime, which provides ``call``, ``err`` and ``span_now``."""
+    """Mixed into the runtime, which provides ``call_at``, ``err``, ``sites`` and
+    ``site_get``."""
 
-    call: Any
+    call_at: Any
     err: Any
-    span_now: Any
+    sites: list
+    site_get: Any
 
     def guest_table(self) -> dict[str, Any]:
         return {
@@ -60,86 +62,98 @@ class GuestPrimitives:
         raise self.err("E312", f"{name}: expected {what}", (x,), d, span)
 
     def g_map(self, d: int, tail: bool, f: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         out = []
         for x in self._elements(d, "map", lst, span):
-            v = self.call(d, f, (x,))
+            v = self.call_at(d, site, f, (x,))
             if type(v) is Values:
                 self._one(d, "map", v, span)
             out.append(v)
         return list_from(out)
 
     def g_for_each(self, d: int, tail: bool, f: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         for x in self._elements(d, "for-each", lst, span):
-            self.call(d, f, (x,))
+            self.call_at(d, site, f, (x,))
         return NO_VALUES
 
     def g_filter(self, d: int, tail: bool, f: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         out = []
         for x in self._elements(d, "filter", lst, span):
-            if self._one(d, "filter", self.call(d, f, (x,)), span) is not False:
+            if self._one(d, "filter", self.call_at(d, site, f, (x,)), span) is not False:
                 out.append(x)
         return list_from(out)
 
     def g_fold_left(self, d: int, tail: bool, f: Any, acc: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         for x in self._elements(d, "fold-left", lst, span):
-            acc = self._one(d, "fold-left", self.call(d, f, (acc, x)), span)
+            acc = self._one(d, "fold-left", self.call_at(d, site, f, (acc, x)), span)
         return acc
 
     def g_fold_right(self, d: int, tail: bool, f: Any, acc: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         for x in reversed(self._elements(d, "fold-right", lst, span)):
-            acc = self._one(d, "fold-right", self.call(d, f, (x, acc)), span)
+            acc = self._one(d, "fold-right", self.call_at(d, site, f, (x, acc)), span)
         return acc
 
     def g_any(self, d: int, tail: bool, f: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         for x in self._elements(d, "any?", lst, span):
-            if self._one(d, "any?", self.call(d, f, (x,)), span) is not False:
+            if self._one(d, "any?", self.call_at(d, site, f, (x,)), span) is not False:
                 return True
         return False
 
     def g_all(self, d: int, tail: bool, f: Any, lst: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         for x in self._elements(d, "all?", lst, span):
-            if self._one(d, "all?", self.call(d, f, (x,)), span) is False:
+            if self._one(d, "all?", self.call_at(d, site, f, (x,)), span) is False:
                 return False
         return True
 
     def g_vector_map(self, d: int, tail: bool, f: Any, vec: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         if type(vec) is not Vector:
             self._expect(d, "vector-map", "a vector", vec, span)
-        out = [self._one(d, "vector-map", self.call(d, f, (x,)), span) for x in list(vec.items)]
+        out = [self._one(d, "vector-map", self.call_at(d, site, f, (x,)), span)
+               for x in list(vec.items)]
         return Vector(out)
 
     def g_vector_for_each(self, d: int, tail: bool, f: Any, vec: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         if type(vec) is not Vector:
             self._expect(d, "vector-for-each", "a vector", vec, span)
         for x in list(vec.items):
-            self.call(d, f, (x,))
+            self.call_at(d, site, f, (x,))
         return NO_VALUES
 
     def g_string_map(self, d: int, tail: bool, f: Any, s: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         if type(s) is not Str:
             self._expect(d, "string-map", "a string", s, span)
         out = []
         for ch in s.s:
-            r = self._one(d, "string-map", self.call(d, f, (Char(ord(ch)),)), span)
+            r = self._one(d, "string-map", self.call_at(d, site, f, (Char(ord(ch)),)), span)
             if type(r) is not Char:
                 self._expect(d, "string-map", "the procedure to return a character", r, span)
             out.append(chr(r.code))
         return Str("".join(out))
 
     def g_string_for_each(self, d: int, tail: bool, f: Any, s: Any) -> Any:
-        span = self.span_now()
+        site = self.site_get()
+        span = self.sites[site]
         if type(s) is not Str:
             self._expect(d, "string-for-each", "a string", s, span)
         for ch in s.s:
-            self.call(d, f, (Char(ord(ch)),))
+            self.call_at(d, site, f, (Char(ord(ch)),))
         return NO_VALUES

@@ -7,7 +7,8 @@ Conventions shared with the code generator:
   callee at ``d + 1`` (the callee's prologue checks the recursion limit), a tail call at ``d``.
 * the *site* is the application most recently started (a cell of the generated program, read
   and written through ``site_get``/``site_set``); an application the runtime makes on behalf of
-  a control primitive reports its faults at the current site, as the tree interpreter does.
+  a primitive (a call-with-values consumer, a dynamic-wind thunk, a library callback) reports a
+  fault of its own (E301, E302) at the primitive's call, as the tree interpreter does.
 * a fault travels as a Python :class:`LispexError` only until the first frame with dynamic
   state (a handler, guard, call/cc, dynamic-wind or the top level) catches it and calls
   :meth:`Runtime.fault`, which offers it to the handlers *in place* (R7RS style): nothing with
@@ -215,6 +216,18 @@ class Runtime(GuestPrimitives):
             return self.tramp(d + 1, r)
         return r
 
+    def call_at(self, d: int, site: int, f: Any, args: tuple) -> Any:
+        """``call`` on behalf of the primitive applied at ``site``: a fault of the application
+        itself points there. A closure that fits records its own sites before any look."""
+        if type(f) is Closure and f.ar == len(args):
+            r = f.fn(d + 1, *args)
+        else:
+            self.site_set(site)
+            r = self.apply(d, f, args, False)
+        if type(r) is TailCall:
+            return self.tramp(d + 1, r)
+        return r
+
     def tramp(self, d: int, r: Any) -> Any:
         """Run the tail calls a body at depth ``d`` returned until a value comes back."""
         while type(r) is TailCall:
@@ -244,11 +257,13 @@ class Runtime(GuestPrimitives):
         return args[0] if len(args) == 1 else Values(args)
 
     def p_call_with_values(self, d: int, tail: bool, producer: Any, consumer: Any) -> Any:
+        site = self.site_get()
         v = self.call(d, producer, ())
         args = v.items if type(v) is Values else (v,)
         if tail:
+            self.site_set(site)
             return TailCall(consumer, args)
-        return self.call(d, consumer, args)
+        return self.call_at(d, site, consumer, args)
 
     def p_call_cc(self, d: int, tail: bool, receiver: Any) -> Any:
         k = Continuation()
@@ -268,20 +283,21 @@ class Runtime(GuestPrimitives):
         return value
 
     def p_dynamic_wind(self, d: int, tail: bool, before: Any, thunk: Any, after: Any) -> Any:
+        site = self.site_get()
         self.call(d, before, ())
         saved = self.h
         try:
             try:
-                value = self.call(d, thunk, ())
+                value = self.call_at(d, site, thunk, ())
             except LispexError as e:
                 self.fault(e)
         except ESCAPES:
             # Unwinding through: `after` runs with the handlers of the dynamic-wind call. An
             # uncaught error or an exhausted meter ends the run and runs nothing.
             self.h = saved
-            self.call(d, after, ())
+            self.call_at(d, site, after, ())
             raise
-        self.call(d, after, ())
+        self.call_at(d, site, after, ())
         return value
 
     def p_with_handler(self, d: int, tail: bool, handler: Any, thunk: Any) -> Any:

@@ -59,13 +59,14 @@ def seed_dynamic_wind():
 
     def control(self, fr, k, val, handlers, depth):
         if fr[0] == machine.F_DW_BEFORE:
-            _, thunk, after, saved = fr
+            _, thunk, after, saved, site = fr
             # The bug: the frame that runs `after` is invisible to unwinding, so an escape
             # (call/cc, guard) skips the after thunk; a normal return still runs it.
-            k.append((buggy_tag, after, saved))
+            k.append((buggy_tag, after, saved, site))
             return machine.APPLY, None, [thunk], False, handlers, depth, None, None
         if fr[0] == buggy_tag:
-            return real_control(self, (machine.F_DW, fr[1], fr[2]), k, val, handlers, depth)
+            return real_control(self, (machine.F_DW, fr[1], fr[2], fr[3]), k, val, handlers,
+                                depth)
         return real_control(self, fr, k, val, handlers, depth)
     machine.Machine.control = control
 
