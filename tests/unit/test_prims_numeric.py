@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import struct
-from fractions import Fraction
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from prims_helpers import KERNEL, R, call, fails, same  # noqa: E402,F401
 
-from implementations.lispex.errors import LispexError
-from implementations.lispex.primitives import table
 from implementations.lispex.values import (
     NIL,
     Char,
@@ -19,32 +15,6 @@ from implementations.lispex.values import (
     Vector,
     sym,
 )
-
-KERNEL = table.kernel_implementations()
-R = Fraction
-
-
-def call(name, *args):
-    fn, needs_context = KERNEL[name]
-    assert not needs_context
-    return fn(*args)
-
-
-def same(a, b):
-    """Equal value, same Python type, and same sign for float zeros."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is float:
-        return struct.pack(">d", a) == struct.pack(">d", b)
-    if type(a) is Values:
-        return len(a.items) == len(b.items) and all(map(same, a.items, b.items))
-    return a == b
-
-
-def fails(code, name, *args):
-    with pytest.raises(LispexError) as e:
-        call(name, *args)
-    assert e.value.code == code, (name, args, e.value.code)
 
 
 def test_all_families_registered():
