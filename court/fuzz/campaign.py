@@ -136,19 +136,27 @@ class Campaign:
 
     def save(self, f: Finding) -> Path:
         assert self.save_dir is not None
-        self.save_dir.mkdir(parents=True, exist_ok=True)
-        stem = self.save_dir / f"fuzz-{f.id}"
-        stem.with_suffix(".lspx").write_text(
-            f";; found by court fuzz (seed {self.seed}); divergence on {f.signature['axis']}\n"
-            + f.minimized, "utf-8")
-        if f.input is not None:
-            stem.with_suffix(".input").write_text(f.input + "\n", "utf-8")
-        record = {"schema": "lispex.court-finding/v1", "signature": f.signature,
-                  "signature_id": f.id, "seed": self.seed, "court": self.session.resolution.court,
-                  "features": list(f.features), "original": f.original,
-                  "minimized": f.minimized, "input": f.input, "reduce_tests": f.reduce_tests,
-                  "observations": {m: {k: o[k] for k in ("semantic", "products") if k in o}
-                                   for m, o in f.observations.items()}}
-        path = stem.with_name(stem.name + ".finding.json")
-        path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        return stem.with_suffix(".lspx")
+        return save_finding(self.save_dir, f, self.seed, self.session.resolution.court)
+
+
+def save_finding(save_dir: Path, f: Finding, seed: int | None, court: str,
+                 provenance: dict[str, Any] | None = None) -> Path:
+    """Write a finding as a corpus case (program, input) beside its record; returns the program.
+    ``provenance`` adds fields to the record (a cluster campaign names the chunk it came from)."""
+    save_dir.mkdir(parents=True, exist_ok=True)
+    stem = save_dir / f"fuzz-{f.id}"
+    stem.with_suffix(".lspx").write_text(
+        f";; found by court fuzz (seed {seed}); divergence on {f.signature['axis']}\n"
+        + f.minimized, "utf-8")
+    if f.input is not None:
+        stem.with_suffix(".input").write_text(f.input + "\n", "utf-8")
+    record = {"schema": "lispex.court-finding/v1", "signature": f.signature,
+              "signature_id": f.id, "seed": seed, "court": court,
+              "features": list(f.features), "original": f.original,
+              "minimized": f.minimized, "input": f.input, "reduce_tests": f.reduce_tests,
+              "observations": {m: {k: o[k] for k in ("semantic", "products") if k in o}
+                               for m, o in f.observations.items()}}
+    record.update(provenance or {})
+    path = stem.with_name(stem.name + ".finding.json")
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    return stem.with_suffix(".lspx")
