@@ -52,6 +52,7 @@ def add_corpus_commands(sub: Any) -> None:
     r.add_argument("--strict", action="store_true",
                    help="not-comparable and infrastructure errors fail the run")
     r.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
+    add_cluster(r)
     b = sub.add_parser("bless", help="write or refresh the expectations of corpus cases")
     add_common(b)
     m = sub.add_parser("merge", help="merge shard reports into one report")
@@ -81,6 +82,7 @@ def add_fuzz_commands(sub: Any) -> None:
     f.add_argument("--safe-only", action="store_true", help="generate only safe-mode programs")
     f.add_argument("--max-findings", type=int, help="stop after this many findings")
     _limits(f)
+    add_cluster(f)
     r = sub.add_parser("reduce", help="shrink a case while its divergence still holds")
     r.add_argument("case", help="the program file (an .input file beside it is used)")
     r.add_argument("--court", default="tree-rust")
@@ -90,6 +92,15 @@ def add_fuzz_commands(sub: Any) -> None:
     r.add_argument("--seconds", type=float, default=60.0, help="time budget (default 60)")
     r.add_argument("--out", help="also write the smallest program to this file")
     _limits(r)
+
+
+def add_cluster(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--cluster", metavar="local[:N]",
+                       help="run on N local Dask worker processes (default N: the cores); "
+                            "needs pip install 'lispex-court[cluster]'")
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                       help="run on the workers of a running Dask scheduler (docs/cluster.md)")
 
 
 def _limits(p: argparse.ArgumentParser) -> None:

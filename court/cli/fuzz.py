@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from ..products import ConfigError, resolve
+from .cluster import cluster_spec
 from .compare import check_input, config_from, limits_from
 from .eval import read_input, read_program
 from .usage import UsageError
@@ -44,6 +45,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
     if args.examples is not None and args.examples <= 0:
         raise UsageError("court: --examples must be positive")
     seconds = args.seconds if args.seconds is not None else (None if args.examples else 60.0)
+    spec = cluster_spec(args)
     res = _resolution(args)
     console = Console(stderr=True)
     if not res.available:
@@ -52,6 +54,10 @@ def run_fuzz(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     quarantine = load_quarantine(Path(args.quarantine) if args.quarantine else None)
     save_dir = None if args.no_save else Path(args.save_dir)
+    if spec is not None:
+        from .cluster import run_fuzz_on_cluster
+
+        return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds)
 
     class Enough(Exception):
         pass

@@ -19,6 +19,7 @@ from ..report import markdown
 from ..report.model import MergeError, build, merge
 from ..report.write import read_report, write_all
 from ..runner import CaseRecord, Interrupted, run_cases, select
+from .cluster import corpus_runner
 from .compare import config_from, limits_from
 from .render import make_console
 from .usage import UsageError
@@ -67,7 +68,8 @@ def _unavailable(res: Any) -> int:
 
 
 def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Console,
-            fail_fast: bool = False) -> tuple[list[CaseRecord], list[dict], bool, Any]:
+            fail_fast: bool = False,
+            runner: Any = None) -> tuple[list[CaseRecord], list[dict], bool, Any]:
     limits = limits_from(args)
     progress = None
     lock = threading.Lock()
@@ -89,8 +91,8 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
                 print(f"{r.case.id}: {_line(r)}", flush=True)
 
     try:
-        records, cleanup, complete = run_cases(cases, res, limits, jobs=args.jobs,
-                                               fail_fast=fail_fast, on_record=on_record)
+        records, cleanup, complete = (runner or run_cases)(
+            cases, res, limits, jobs=args.jobs, fail_fast=fail_fast, on_record=on_record)
         interrupted = False
     except Interrupted as i:
         records, cleanup, complete, interrupted = i.args[0], [], False, True
@@ -112,9 +114,11 @@ def run_run(args: argparse.Namespace) -> int:
     res = resolution_for(args)
     if not res.available:
         return _unavailable(res)
+    runner = corpus_runner(args)  # None: a local run
     console = make_console()
     started = dt.datetime.now(dt.UTC)
-    records, cleanup, complete, interrupted = execute(cases, res, args, console, args.fail_fast)
+    records, cleanup, complete, interrupted = execute(cases, res, args, console, args.fail_fast,
+                                                      runner)
     finished = dt.datetime.now(dt.UTC)
     product_ids = {}
     for r in records:
@@ -123,7 +127,7 @@ def run_run(args: argparse.Namespace) -> int:
     report = build(records, court=res.court, members=list(res.members), product_ids=product_ids,
                    profile=args.profile, argv=["court", *sys.argv[1:]], started=started,
                    finished=finished, complete=complete and not interrupted, shard=shard,
-                   cleanup_faults=cleanup)
+                   cleanup_faults=cleanup, cluster=runner.describe() if runner else None)
     paths = write_all(report, Path(args.report_dir))
     print_summary(report, console)
     if "GITHUB_ACTIONS" in __import__("os").environ:
@@ -161,6 +165,10 @@ def print_summary(report: dict[str, Any], console: Console) -> None:
         m.add_row(name, str(st["cases"]), markdown._fmt_s(st["wall_median_seconds"]),
                   markdown._fmt_s(st["wall_p95_seconds"]), markdown._fmt_b(st["peak_rss_max_bytes"]))
     console.print(m)
+    if report["run"].get("cluster"):
+        c = report["run"]["cluster"]
+        console.print(f"cluster: {c['scheduler']}, {c['workers']} workers, {c['tasks']} tasks, "
+                      f"retried tasks {c['retried_tasks']}")
 
 
 def expectation_toml(case: Case, semantic: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import ClusterError, require_dask
 
-CONNECT_TIMEOUT = 60.0
+CONNECT_TIMEOUT = 20.0  # a mistyped address fails in seconds, a busy scheduler still answers
 _ADDRESS = re.compile(r"^(?:(tcp|tls|ws|wss)://)?([^\s/:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$")
 
 

@@ -72,6 +72,7 @@ class ClusterRunner:
         self.spec = spec
         self.figures = TaskFigures()
         self.workers = 0
+        self.connection: Connection | None = None  # while a run is on (tests kill its workers)
 
     def describe(self) -> dict[str, Any]:
         return {"scheduler": self.spec.label(), "workers": self.workers, **self.figures.to_json()}
@@ -85,6 +86,7 @@ class ClusterRunner:
         records: list[CaseRecord] = []
         stopped = False
         with Connection(self.spec) as conn:
+            self.connection = conn
             self.workers = conn.workers()
             pool = TaskPool(conn.client, prefix="corpus")
             self.figures = pool.figures
@@ -122,5 +124,6 @@ class ClusterRunner:
                 pool.cancel()
                 records.sort(key=lambda r: r.case.id)
                 raise Interrupted(records) from None
+        self.connection = None
         records.sort(key=lambda r: r.case.id)
         return records, conn.cleanup_faults, len(records) == len(cases) and not stopped

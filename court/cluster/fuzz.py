@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -75,8 +76,14 @@ def each_case(seed: int, count: int, only_safe: bool, body: Callable[[Any], None
     """Call ``body`` on the ``count`` programs of ``seed``, in their fixed order."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as hseed
+    from hypothesis.errors import HypothesisDeprecationWarning
 
     from ..fuzz.generate import cases
+
+    # Dask's own threads touch the global `random` while a chunk generates; hypothesis takes that
+    # for the strategy's doing and warns. Generation itself draws only from hypothesis.
+    warnings.filterwarnings("ignore", message=".*random. module inside strategies",
+                            category=HypothesisDeprecationWarning)
 
     @hseed(seed)
     @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],

@@ -63,6 +63,10 @@ def render(report: dict[str, Any]) -> str:
             lines.append(f"- and {len(bad) - MAX_LISTED} more (see court-report.json)")
     lines += ["", f"Profile `{run['profile']}`, {run['duration_seconds']:.1f} s, "
               f"Python {run['environment']['python']}."]
+    if run.get("cluster"):
+        c = run["cluster"]
+        lines += ["", f"Ran on Dask ({c['scheduler']}, {c['workers']} workers): {c['tasks']} tasks, "
+                  f"{c['retried_tasks']} retried after a lost worker."]
     return "\n".join(lines) + "\n"
 
 

@@ -96,9 +96,10 @@ def summarize(cases: list[dict[str, Any]], members: list[str]) -> dict[str, Any]
 def build(records: list[CaseRecord], *, court: str, members: list[str],
           product_ids: dict[str, str | None], profile: str | None, argv: list[str],
           started: dt.datetime, finished: dt.datetime, complete: bool,
-          shard: tuple[int, int] | None, cleanup_faults: list[dict]) -> dict[str, Any]:
+          shard: tuple[int, int] | None, cleanup_faults: list[dict],
+          cluster: dict[str, Any] | None = None) -> dict[str, Any]:
     cases = [case_json(r) for r in records]
-    return {
+    report = {
         "schema": REPORT_SCHEMA,
         "run": {
             "started_at": started.isoformat(timespec="seconds"),
@@ -117,6 +118,10 @@ def build(records: list[CaseRecord], *, court: str, members: list[str],
         "faults": cleanup_faults,
         "summary": summarize(cases, members),
     }
+    if cluster is not None:
+        # Where a cluster run ran and how many tasks lost a worker and ran again.
+        report["run"]["cluster"] = cluster
+    return report
 
 
 class MergeError(Exception):
@@ -153,6 +158,7 @@ def merge(reports: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     starts = [r["run"]["started_at"] for _, r in reports]
     ends = [r["run"]["finished_at"] for _, r in reports]
     run = dict(first["run"])
+    run.pop("cluster", None)  # one shard's cluster figures do not describe the merged run
     run.update({
         "started_at": min(starts),
         "finished_at": max(ends),
