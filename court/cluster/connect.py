@@ -57,8 +57,9 @@ class Connection:
     """A Dask client for one court run; closing it closes the court sessions on every worker
     (collecting their cleanup faults) and, for a LocalCluster, the cluster itself."""
 
-    def __init__(self, spec: ClusterSpec, timeout: float = CONNECT_TIMEOUT) -> None:
+    def __init__(self, spec: ClusterSpec, timeout: float | None = None) -> None:
         require_dask()
+        timeout = timeout or CONNECT_TIMEOUT
         from distributed import Client, LocalCluster
 
         from .hosted import SessionPlugin
