@@ -6,6 +6,10 @@ Each configuration runs as a whole `court fuzz` process, round-robin (plain, loc
 plain, ...), the same seed and program count each time. Two figures per run: the campaign's own
 programs per second (what `court fuzz` prints: from the first chunk submitted to the last result,
 so it leaves out starting the cluster) and the whole process's wall time (which includes it).
+Beside them, the CPU time of the whole process tree per program (client, scheduler, Dask workers,
+implementation workers: every descendant is reaped, so RUSAGE_CHILDREN counts it), which a loaded
+machine does not inflate the way it inflates wall time: equal CPU per program for local:1 and
+local:2 means the second worker costs nothing beyond its own programs.
 The ratio local:2 / local:1 is the scaling figure (issue 15's target: at least 1.7 on 2 cores).
 A run that exits other than 0 (a finding on a healthy court, or a failure) stops the benchmark:
 it measured something else.
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -26,19 +31,23 @@ ROOT = Path(__file__).resolve().parent.parent
 RATE = re.compile(r"programs generated: (\d+) in ([\d.]+) s \(([\d.]+) cases/s\)")
 
 
-def run(court: str, examples: int, seed: int, cluster: str | None) -> tuple[float, float]:
+def run(court: str, examples: int, seed: int,
+        cluster: str | None) -> tuple[float, float, float]:
     cmd = [sys.executable, "-m", "court.cli", "fuzz", "--court", court, "--examples",
            str(examples), "--seed", str(seed), "--no-save", "--quarantine", os.devnull]
     if cluster:
         cmd += ["--cluster", cluster]
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     m = RATE.search(proc.stdout)
     if proc.returncode != 0 or not m or int(m.group(1)) != examples:
         sys.exit(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}")
-    return float(m.group(3)), wall
+    return float(m.group(3)), wall, cpu / examples
 
 
 def main() -> int:
@@ -52,18 +61,22 @@ def main() -> int:
                "--cluster local:2": "local:2"}
     rates: dict[str, list[float]] = {k: [] for k in configs}
     walls: dict[str, list[float]] = {k: [] for k in configs}
+    cpus: dict[str, list[float]] = {k: [] for k in configs}
     for _ in range(args.rounds):
         for name, cluster in configs.items():
-            rate, wall = run(args.court, args.examples, args.seed, cluster)
+            rate, wall, cpu = run(args.court, args.examples, args.seed, cluster)
             rates[name].append(rate)
             walls[name].append(wall)
+            cpus[name].append(cpu)
     print(f"court fuzz --court {args.court} --examples {args.examples} --seed {args.seed}; "
           f"{args.rounds} rounds, medians; {os.cpu_count()} cpus, "
           f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'configuration':32} {'programs/s':>11} {'process wall':>13}  rounds (programs/s)")
+    print(f"{'configuration':32} {'programs/s':>11} {'process wall':>13} {'cpu/program':>12}"
+          "  rounds (programs/s)")
     for name in configs:
         print(f"{name:32} {statistics.median(rates[name]):11.1f} "
-              f"{statistics.median(walls[name]):12.1f}s  "
+              f"{statistics.median(walls[name]):12.1f}s "
+              f"{1000 * statistics.median(cpus[name]):9.1f} ms  "
               + ", ".join(f"{r:.1f}" for r in rates[name]))
     one = statistics.median(rates["--cluster local:1"])
     two = statistics.median(rates["--cluster local:2"])
