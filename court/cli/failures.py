@@ -139,7 +139,7 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
         if c.get("reproduce"):
             term.line("reproduce:", style="bold")
             for line in shell_lines(c["reproduce"], term.width):
-                term.line(line)
+                term.command(line)
     counts: dict[str, int] = {}
     for c in bad:
         counts[c["outcome"]] = counts.get(c["outcome"], 0) + 1

@@ -90,7 +90,7 @@ def print_finding(finding: Any, term: Term, res: Any, args: argparse.Namespace) 
     if argv:
         term.line("reproduce:", style="bold")
         for line in shell_lines(argv, term.width):
-            term.line(line)
+            term.command(line)
 
 
 class LiveLine:

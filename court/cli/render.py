@@ -45,6 +45,10 @@ class Term:
         text = fit_text(text, self.width)
         self.console.print(text, soft_wrap=True, highlight=False)
 
+    def command(self, line: str) -> None:
+        """A line of a shell command: printed whole, even past the width, so it pastes."""
+        self.console.print(Text(line), highlight=False, soft_wrap=True, crop=False)
+
     def wrapped(self, text: str, style: str | None = None) -> None:
         """Text that must stay whole (a program, a command): folded at the width, not elided."""
         self.console.print(Text(text, style=style or ""), highlight=False, overflow="fold")
