@@ -47,8 +47,19 @@ def message(c: dict[str, Any]) -> str:
         members = list(vals)
         a = members[0]
         b = next((m for m in members[1:] if vals[m] != vals[a]), members[-1])
-        return (f"{div['axis']} differs: {a} {text.value(vals[a], 120)} vs "
-                f"{b} {text.value(vals[b], 120)}")
+        va, vb = vals[a], vals[b]
+        where = ""
+        if isinstance(va, str) and isinstance(vb, str) and ("\n" in va.rstrip("\n")
+                                                            or "\n" in vb.rstrip("\n")):
+            # Long output: name the first line that differs, not the common head.
+            la, lb = va.split("\n"), vb.split("\n")
+            i = next((k for k in range(max(len(la), len(lb)))
+                      if (la[k] if k < len(la) else None) != (lb[k] if k < len(lb) else None)), 0)
+            where = f" at line {i + 1}"
+            va = la[i] if i < len(la) else "(no line)"
+            vb = lb[i] if i < len(lb) else "(no line)"
+        return (f"{div['axis']} differs{where}: {a} {text.value(va, 120)} vs "
+                f"{b} {text.value(vb, 120)}")
     diffs = c.get("expectation", {}).get("differences") or []
     if diffs:
         d = diffs[0]
