@@ -255,9 +255,9 @@ def run_reduce(args: argparse.Namespace) -> int:
             return signature(r) == sig
 
         smallest, tests = reduce(source, holds, seconds=args.seconds)
-    print(f";; divergence on {sig['axis']} {sig['codes']} ({tests} tests, "
+    print(f";; divergence on {sig['axis']} ({tests} tests, "
           f"{len(source)} -> {len(smallest)} chars)", file=sys.stderr)
-    sys.stdout.write(smallest)
+    sys.stdout.write(smallest if smallest.endswith("\n") else smallest + "\n")
     if args.out:
         Path(args.out).write_text(smallest, "utf-8")
     return 0

@@ -9,7 +9,9 @@ from typing import Any
 
 MAX_VALUE = 160  # characters of one value shown in a summary line or an annotation
 ELLIPSIS = "…"
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+# Inside a line (never at its start: every escaped value follows other text) only these
+# characters make Markdown: emphasis, code, links, tables, strikethrough.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def truncate(text: str, n: int = MAX_VALUE) -> str:
