@@ -235,7 +235,7 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
         term.line(f"court {result['court']} is unavailable", style="bold magenta")
         term.line(f"missing: {', '.join(result['missing_prerequisites'])}")
         for r in result["attempted_routes"]:
-            term.line(f"  looked at: {r}")
+            term.wrapped(f"  looked at: {r}")
         return
     if term.plain:
         render_plain(result, term)
@@ -260,13 +260,15 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
 
 
 def render_plain(result: dict[str, Any], term: Term) -> None:
-    """Stable, greppable lines: one per member, fields named."""
+    """Stable, greppable lines: one per member, fields named; a diagnostic or fault follows on
+    its own line, whole (it is the reason, and a cut reason helps nobody)."""
     term.line(f"court {result['court']}")
     for r in member_rows(result):
-        parts = [f"{r['member']}: {r['status']}", f"exit {r['exit']}",
+        exit_status = "-" if r["exit"] == "None" else r["exit"]
+        parts = [f"{r['member']}: {r['status']}", f"exit {exit_status}",
                  f"values {elide(r['values'], 60)}"]
         if r["stdout"]:
             parts.append(f"stdout {elide(r['stdout'], 40)}")
-        if r["diagnostic"]:
-            parts.append(f"diagnostic {elide(r['diagnostic'], 60)}")
         term.line("  " + ", ".join(parts))
+        if r["diagnostic"]:
+            term.wrapped("    " + r["diagnostic"].replace("\n", " "))
