@@ -6,7 +6,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .help import COMMANDS
+
 FUZZ_PROFILE = "lispex-generated-11088/v1"
+
+
+def command(sub: Any, name: str) -> argparse.ArgumentParser:
+    """A subcommand parser with its user-facing description, examples and exit codes."""
+    short, description, epilog = COMMANDS[name]
+    return sub.add_parser(name, help=short, description=description, epilog=epilog,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_output(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plain", action="store_true",
+                   help="plain text without colour or tables (the default when not a terminal)")
 
 
 def add_compare(p: argparse.ArgumentParser) -> None:
@@ -27,6 +41,9 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--strict", action="store_true", help="not-comparable exits 1")
+    p.add_argument("--wide", action="store_true",
+                   help="show resources and product ids even on a narrow terminal")
+    add_output(p)
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -36,42 +53,52 @@ def add_common(p: argparse.ArgumentParser) -> None:
     who.add_argument("--court", help="court name (default tree-rust)")
     who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
     p.add_argument("--jobs", type=int, default=2, help="parallel slots (default 2)")
-    p.add_argument("--filter", metavar="GLOB", help="only case ids matching GLOB")
+    p.add_argument("-k", dest="keyword", metavar="EXPR",
+                   help="only case ids matching EXPR: substrings joined with and, or, not and "
+                        "parentheses, as pytest -k (e.g. -k 'numbers and not slow')")
+    p.add_argument("--filter", action="append", default=[], metavar="GLOB",
+                   help="only case ids matching GLOB (repeatable: any of them)")
     p.add_argument("--profile", help="resource profile id")
     p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per member per case")
     p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB")
     p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    add_output(p)
 
 
 def add_corpus_commands(sub: Any) -> None:
-    r = sub.add_parser("run", help="run a corpus on a court and write reports")
+    r = command(sub, "run")
     add_common(r)
+    r.add_argument("--last-failed", action="store_true",
+                   help="only the cases that failed in the report in --report-dir (all cases "
+                        "when it records no failure)")
     r.add_argument("--shard", metavar="K/N", help="run the K-th of N stable slices")
     r.add_argument("--report-dir", default="reports", help="where reports go (default reports/)")
     r.add_argument("--strict", action="store_true",
                    help="not-comparable and infrastructure errors fail the run")
     r.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     add_cluster(r)
-    b = sub.add_parser("bless", help="write or refresh the expectations of corpus cases")
+    b = command(sub, "bless")
     add_common(b)
-    m = sub.add_parser("merge", help="merge shard reports into one report")
+    m = command(sub, "merge")
     m.add_argument("dirs", nargs="+", metavar="DIR", help="report folders or files")
     m.add_argument("--report-dir", default="reports", help="where the merged report goes")
-    rp = sub.add_parser("replay", help="re-run a corpus and list every case whose result moved")
+    rp = command(sub, "replay")
     add_common(rp)
     rp.add_argument("--against", required=True, metavar="OLD_REPORT",
                     help="a court-report.json (or its folder) from an earlier run")
 
 
 def add_fuzz_commands(sub: Any) -> None:
-    f = sub.add_parser("fuzz", help="differential fuzzing with generated programs")
+    f = command(sub, "fuzz")
     f.add_argument("--court", default="tree-rust", help="court name (default tree-rust)")
     f.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
     budget = f.add_mutually_exclusive_group()
     budget.add_argument("--examples", type=int, help="how many programs to generate")
     budget.add_argument("--seconds", type=float, help="how long to fuzz (default 60)")
-    f.add_argument("--seed", type=int, default=0, help="seed (a run is reproducible)")
+    f.add_argument("--seed", type=int, default=None,
+                   help="seed of the generator (default: a random one, printed at the start; "
+                        "the same seed and budget generate the same programs)")
     f.add_argument("--save-dir", default="corpus/regressions",
                    help="where minimised findings are saved (default corpus/regressions)")
     f.add_argument("--no-save", action="store_true", help="report findings without saving")
@@ -82,8 +109,9 @@ def add_fuzz_commands(sub: Any) -> None:
     f.add_argument("--safe-only", action="store_true", help="generate only safe-mode programs")
     f.add_argument("--max-findings", type=int, help="stop after this many findings")
     _limits(f)
+    add_output(f)
     add_cluster(f)
-    r = sub.add_parser("reduce", help="shrink a case while its divergence still holds")
+    r = command(sub, "reduce")
     r.add_argument("case", help="the program file (an .input file beside it is used)")
     r.add_argument("--court", default="tree-rust")
     r.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")

@@ -8,14 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from ..products import ConfigError, load_config, resolve
 from ..record import result_json, unavailable_result
 from ..session import CourtSession, InputRejected
 from ..supervisor import Limits
 from .eval import read_input, read_program
-from .render import make_console
+from .render import make_term
 from .usage import UsageError, parse_limit
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
@@ -78,7 +76,7 @@ def run_compare(args: argparse.Namespace) -> int:
         res = resolve(config, args.court, impls)
     except ConfigError as e:
         raise UsageError(f"court: {e}") from None
-    console = make_console()
+    term = make_term(plain=args.plain)
     if not res.available:
         result = unavailable_result(res)
     else:
@@ -93,10 +91,9 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         from .render import render
 
-        render(result, console)
+        render(result, term, wide=args.wide)
         if result.get("verdict") == "not-comparable" and not args.strict:
-            console.print("[yellow]warning: not comparable; exit 0 (use --strict to fail)"
-                          "[/yellow]")
+            term.line("warning: not comparable; exit 0 (use --strict to fail)", style="yellow")
     return exit_code(result, args.strict)
 
 
@@ -115,14 +112,15 @@ def run_products(args: argparse.Namespace) -> int:
         return 0
     from rich.table import Table
 
-    t = Table(title="products")
-    for col in ("id", "available", "protocol", "route", "origin"):
+    term = make_term()
+    t = Table(title="products", title_justify="left")
+    for col in ("id", "title", "family", "version", "available", "protocol", "route", "origin"):
         t.add_column(col, overflow="fold")
     for r in rows:
-        t.add_row(r["id"], "yes" if r["available"] else f"no ({r['why_not']})", r["protocol"],
+        t.add_row(r["id"], r["title"] or "-", r["family"] or "-", r["version"] or "-",
+                  "yes" if r["available"] else f"no ({r['why_not']})", r["protocol"],
                   r["route"], r["origin"])
-    c = Console()
-    c.print(t)
+    term.console.print(t)
     for name, members in courts.items():
-        c.print(f"court {name}: {', '.join(members)}")
+        term.line(f"court {name}: {', '.join(members)}")
     return 0

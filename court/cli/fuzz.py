@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.text import Text
 
 from ..products import ConfigError, resolve
 from .cluster import cluster_spec
 from .compare import check_input, config_from, limits_from
 from .eval import read_input, read_program
+from .render import Term, divergence_lines, elide, fit_text, make_term
 from .usage import UsageError
 
 
@@ -34,6 +36,109 @@ def _hypothesis():
             from None
 
 
+def new_seed() -> int:
+    """A random seed for a run that was given none; printed so the run can be repeated."""
+    return secrets.randbelow(2**31 - 1) + 1
+
+
+def finding_argv(finding: Any, res: Any, args: argparse.Namespace) -> list[str] | None:
+    """The `court compare` command that shows a saved finding again, under the fuzz limits."""
+    if finding.path is None:
+        return None
+    argv = ["court", "compare", str(finding.path)]
+    argv += ["--impl", ",".join(res.members)] if args.impl else ["--court", res.court]
+    if args.config:
+        argv += ["--config", args.config]
+    input_path = Path(finding.path).with_suffix(".input")
+    if finding.input is not None:
+        argv += ["--input-file", str(input_path)]
+    argv += ["--profile", args.profile]
+    for text in args.limit:
+        argv += ["--limit", text]
+    argv += ["--timeout", f"{args.timeout:g}"]
+    return argv
+
+
+def finding_divergence(finding: Any) -> dict[str, Any] | None:
+    """The first differing axis of the minimised program, with each member's value."""
+    from ..verdict import judge, project
+
+    v = judge(finding.observations)
+    if v.divergence:
+        return v.divergence
+    axis = finding.signature.get("axis")
+    if axis is None:
+        return None
+    return {"axis": axis, "values": {m: project(o).get(axis)
+                                     for m, o in finding.observations.items()}}
+
+
+def print_finding(finding: Any, term: Term, res: Any, args: argparse.Namespace) -> None:
+    from .failures import _rule, shell_lines
+
+    div = finding_divergence(finding)
+    axis = div["axis"] if div else finding.signature.get("axis", "?")
+    _rule(term, f"finding {finding.id}: {axis} differs", "_", "bold red")
+    term.wrapped(finding.minimized.rstrip())
+    if finding.input is not None:
+        term.line(f"input: {elide(finding.input, term.width)}")
+    if div:
+        for t in divergence_lines(div, term.width):
+            term.line(t)
+    if finding.path:
+        term.line(f"saved as {finding.path}")
+    argv = finding_argv(finding, res, args)
+    if argv:
+        term.line("reproduce:", style="bold")
+        for line in shell_lines(argv, term.width):
+            term.command(line)
+
+
+class LiveLine:
+    """One status line on a terminal's stderr, redrawn in place; nothing elsewhere."""
+
+    def __init__(self, seconds: float | None, examples: int | None) -> None:
+        self.seconds, self.examples = seconds, examples
+        self.term = make_term(stderr=True)
+        self.live = None
+        if not self.term.plain:
+            from rich.live import Live
+
+            self.live = Live(Text(""), console=self.term.console, transient=True,
+                             refresh_per_second=4, auto_refresh=True)
+
+    def __enter__(self) -> LiveLine:
+        if self.live is not None:
+            self.live.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+    def pause(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+    def resume(self) -> None:
+        if self.live is not None:
+            self.live.start()
+
+    def update(self, generated: int, findings: int, elapsed: float) -> None:
+        if self.live is None:
+            return
+        rate = generated / max(elapsed, 1e-9)
+        if self.seconds is not None:
+            left = f"{max(self.seconds - elapsed, 0):.0f} s left"
+        elif self.examples and rate > 0:
+            left = f"~{max(self.examples - generated, 0) / rate:.0f} s left"
+        else:
+            left = ""
+        text = (f"fuzzing: {generated} programs, {rate:.1f} programs/s, {findings} "
+                f"finding{'s' if findings != 1 else ''}" + (f", {left}" if left else ""))
+        self.live.update(fit_text(Text(text, style="cyan"), self.term.width))
+
+
 def run_fuzz(args: argparse.Namespace) -> int:
     _hypothesis()
     from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
@@ -47,34 +152,39 @@ def run_fuzz(args: argparse.Namespace) -> int:
     seconds = args.seconds if args.seconds is not None else (None if args.examples else 60.0)
     spec = cluster_spec(args)
     res = _resolution(args)
-    console = Console(stderr=True)
+    out = make_term(plain=args.plain)
     if not res.available:
-        console.print(f"court {res.court} is unavailable: missing {', '.join(res.missing)}")
+        make_term(stderr=True).line(
+            f"court {res.court} is unavailable: missing {', '.join(res.missing)}")
         return 3
     limits = limits_from(args)
     quarantine = load_quarantine(Path(args.quarantine) if args.quarantine else None)
     save_dir = None if args.no_save else Path(args.save_dir)
+    run_seed = args.seed if args.seed is not None else new_seed()
+    budget = f"{seconds:g} s" if seconds is not None else f"{args.examples} programs"
+    out.wrapped(f"court fuzz: court {res.court} ({', '.join(res.members)}), {budget}")
+    out.line(f"seed {run_seed} (reproduce with --seed {run_seed})")
     if spec is not None:
         from .cluster import run_fuzz_on_cluster
 
+        args.seed = run_seed  # every chunk's seed derives from the one printed above
         return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds)
 
     class Enough(Exception):
         pass
 
     start = time.perf_counter()
-    last_report = [start]
     stopping = [False]
-    with CourtSession(res, limits, jobs=args.jobs) as session:
-        campaign = Campaign(session, save_dir, quarantine, args.reduce_seconds, args.seed)
+    with CourtSession(res, limits, jobs=args.jobs) as session, \
+            LiveLine(seconds, args.examples) as live:
+        campaign = Campaign(session, save_dir, quarantine, args.reduce_seconds, run_seed)
 
         def report(finding: Any) -> None:
-            where = f" -> {finding.path}" if finding.path else ""
-            console.print(f"[red]finding[/red] {finding.id}: divergence on "
-                          f"{finding.signature['axis']} {finding.signature['codes']}{where}")
-            console.print(finding.minimized.rstrip())
+            live.pause()
+            print_finding(finding, out, res, args)
+            live.resume()
 
-        @seed(args.seed)
+        @seed(run_seed)
         @settings(max_examples=args.examples or 10**9, deadline=None, database=None,
                   phases=[Phase.generate], suppress_health_check=list(HealthCheck),
                   verbosity=Verbosity.quiet)
@@ -86,18 +196,14 @@ def run_fuzz(args: argparse.Namespace) -> int:
                 stopping[0] = True
                 raise Enough
             finding = campaign.examine(case)
-            if finding is not None and args.max_findings and \
-                    len(campaign.stats.findings) >= args.max_findings:
-                report(finding)
-                stopping[0] = True
-                raise Enough
             if finding is not None:
                 report(finding)
-            now = time.perf_counter()
-            if now - last_report[0] > 5:
-                last_report[0] = now
-                console.print(f"... {campaign.stats.generated} programs, "
-                              f"{len(campaign.stats.findings)} findings")
+            live.update(campaign.stats.generated, len(campaign.stats.findings),
+                        time.perf_counter() - start)
+            if finding is not None and args.max_findings and \
+                    len(campaign.stats.findings) >= args.max_findings:
+                stopping[0] = True
+                raise Enough
 
         try:
             body()
@@ -106,23 +212,23 @@ def run_fuzz(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     s = campaign.stats
     gen = max(elapsed - s.eval_seconds - s.reduce_seconds, 0.0)
-    out = Console()
-    out.print(f"court fuzz: court {res.court} ({', '.join(res.members)}), seed {args.seed}")
-    out.print(f"programs generated: {s.generated} in {elapsed:.1f} s "
-              f"({s.generated / max(elapsed, 1e-9):.1f} cases/s)")
-    out.print(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
-              f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
-              f"quarantined {s.quarantined}, duplicates {s.duplicates}")
+    out.line()
+    out.wrapped(f"programs generated: {s.generated} in {elapsed:.1f} s "
+             f"({s.generated / max(elapsed, 1e-9):.1f} programs/s)")
+    out.wrapped(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
+             f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
+             f"quarantined {s.quarantined}, duplicates {s.duplicates}")
     total = max(elapsed, 1e-9)
-    out.print(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
-              f"reducing {s.reduce_seconds / total:.0%}")
+    out.wrapped(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
+             f"reducing {s.reduce_seconds / total:.0%}")
     for member, kind, message, source in s.infra_examples:
-        out.print(f"  infrastructure error on {member} ({kind}: {message}) for:")
-        out.print("    " + source.strip().replace("\n", "\n    "))
-    out.print(f"findings: {len(s.findings)}")
+        out.wrapped(f"infrastructure error on {member} ({kind}: {message}) for:")
+        out.wrapped("  " + source.strip().replace("\n", "\n  "))
+    out.line(f"findings: {len(s.findings)}" + (f" (seed {run_seed})" if s.findings else ""))
     for f in s.findings:
-        out.print(f"  {f.id}: {f.signature['axis']} {f.signature['codes']}"
-                  + (f" saved as {f.path}" if f.path else ""))
+        div = finding_divergence(f)
+        out.line(f"  {f.id}: {div['axis'] if div else f.signature.get('axis')} differs"
+                 + (f", saved as {f.path}" if f.path else ""))
     return 1 if s.findings else 0
 
 
@@ -156,9 +262,9 @@ def run_reduce(args: argparse.Namespace) -> int:
             return signature(r) == sig
 
         smallest, tests = reduce(source, holds, seconds=args.seconds)
-    print(f";; divergence on {sig['axis']} {sig['codes']} ({tests} tests, "
+    print(f";; divergence on {sig['axis']} ({tests} tests, "
           f"{len(source)} -> {len(smallest)} chars)", file=sys.stderr)
-    sys.stdout.write(smallest)
+    sys.stdout.write(smallest if smallest.endswith("\n") else smallest + "\n")
     if args.out:
         Path(args.out).write_text(smallest, "utf-8")
     return 0

@@ -1,7 +1,8 @@
 """The `court` command line: argument parsing and dispatch to one module per subcommand.
 
 Exit codes: 0 agreement / success, 1 disagreement or broken expectation (for `eval`: the program's
-own status), 2 usage or input error, 3 the harness itself failed.
+own status), 2 usage or input error, 3 the harness itself failed. The user-facing texts of
+``--help`` are in help.py.
 """
 
 from __future__ import annotations
@@ -33,11 +34,16 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="court", description=__doc__.splitlines()[0])
+    from .help import EPILOG, SUMMARY
+
+    p = _Parser(prog="court", description=SUMMARY, epilog=EPILOG,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"court {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    e = sub.add_parser("eval", help="run one program on one implementation, in process")
+    from .arguments import add_compare, add_corpus_commands, add_fuzz_commands, command
+
+    e = command(sub, "eval")
     e.add_argument("program", help="the program file (.lspx)")
     e.add_argument("--impl", default="tree", help="implementation id (default: tree)")
     group = e.add_mutually_exclusive_group()
@@ -48,24 +54,22 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="AXIS=N", help="override one meter limit (repeatable)")
     e.add_argument("--json", action="store_true", help="print the observation as JSON")
 
-    d = sub.add_parser("disasm", help="print a program's bytecode, with source positions")
+    d = command(sub, "disasm")
     d.add_argument("program", help="the program file (.lspx)")
     d.add_argument("--impl", default="vm", help="a compiling implementation (default: vm)")
 
-    from .arguments import add_compare, add_corpus_commands, add_fuzz_commands
-
-    c = sub.add_parser("compare", help="run one program on every member of a court and compare")
+    c = command(sub, "compare")
     add_compare(c)
 
     add_corpus_commands(sub)
 
     add_fuzz_commands(sub)
 
-    pr = sub.add_parser("products", help="list products and courts, and whether each can run")
+    pr = command(sub, "products")
     pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
 
-    m = sub.add_parser("mcp", help="the MCP server (Lispex tools over stdio)")
+    m = command(sub, "mcp")
     msub = m.add_subparsers(dest="mcp_command", metavar="SUBCOMMAND", parser_class=_Parser)
     _mcp_server().add_serve_arguments(
         msub.add_parser("serve", help="serve the Lispex tools on stdin/stdout"))

@@ -1,32 +1,111 @@
-"""Terminal rendering of a court result with rich: members table, verdict, first divergence."""
+"""Terminal rendering of a court result: a table that fits the terminal, the verdict and the first
+divergence; plain text when the output is not a terminal or ``--plain`` is given.
+
+Colour follows the usual conventions: ``NO_COLOR`` (any value) turns it off, ``FORCE_COLOR`` (any
+value) turns styled output on even in a pipe or a CI log.
+"""
 
 from __future__ import annotations
 
 import difflib
+import json
+import os
+import sys
+from dataclasses import dataclass
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "not-comparable": "bold yellow",
                  "unavailable": "bold magenta"}
+# Below this many columns the members table drops resources and product ids.
+WIDE_COLUMNS = 120
+# Plain text (a pipe, a log) is this wide unless COLUMNS says otherwise.
+PLAIN_COLUMNS = 120
+ELLIPSIS = "…"
+
+
+@dataclass
+class Term:
+    """Where a command writes, and how: styled for a terminal, or stable plain text."""
+    console: Console
+    plain: bool
+
+    @property
+    def width(self) -> int:
+        return self.console.width
+
+    def line(self, text: str | Text = "", style: str | None = None) -> None:
+        """One line, elided to the width (never wrapped into fragments)."""
+        if isinstance(text, str):
+            text = Text(text, style=style or "")
+        text = fit_text(text, self.width)
+        self.console.print(text, soft_wrap=True, highlight=False)
+
+    def command(self, line: str) -> None:
+        """A line of a shell command: printed whole, even past the width, so it pastes."""
+        self.console.print(Text(line), highlight=False, soft_wrap=True, crop=False)
+
+    def wrapped(self, text: str, style: str | None = None) -> None:
+        """Text that must stay whole (a program, a command): folded at the width, not elided."""
+        self.console.print(Text(text, style=style or ""), highlight=False, overflow="fold")
+
+
+def _env_columns() -> int | None:
+    c = os.environ.get("COLUMNS", "")
+    return int(c) if c.isdigit() and int(c) > 20 else None
+
+
+def make_term(plain: bool = False, stderr: bool = False) -> Term:
+    stream = sys.stderr if stderr else sys.stdout
+    force = os.environ.get("FORCE_COLOR", "") != ""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if plain or not (tty or force):
+        console = Console(stderr=stderr, width=_env_columns() or PLAIN_COLUMNS, color_system=None,
+                          force_terminal=False, highlight=False, emoji=False)
+        return Term(console, True)
+    console = Console(stderr=stderr, force_terminal=True if force else None, highlight=False,
+                      emoji=False, no_color=os.environ.get("NO_COLOR", "") != "")
+    return Term(console, False)
 
 
 def make_console() -> Console:
-    """A console for stdout: on a terminal its own width; in a log or a pipe wide enough that the
-    members table does not wrap into an unreadable column of fragments."""
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
-    return console
+    """A console for stdout (kept for callers that print rich renderables directly)."""
+    return make_term().console
 
 
-def _excerpt(text: str | None, n: int = 40) -> str:
-    if text is None:
+def elide(text: str, n: int) -> str:
+    """``text`` on one line, at most ``n`` characters; a cut is marked with … ."""
+    flat = text.replace("\r", "").replace("\n", "⏎")
+    if len(flat) <= n:
+        return flat
+    return flat[: max(n - 1, 0)] + ELLIPSIS
+
+
+def fit_text(text: Text, width: int) -> Text:
+    if text.cell_len <= width:
+        return text
+    out = text.copy()
+    out.truncate(max(width - 1, 0))
+    out.append(ELLIPSIS)
+    return out
+
+
+def show(v: Any) -> str:
+    """A value as a person reads it: strings bare (with newlines marked), the rest as JSON."""
+    if v is None:
         return "-"
-    flat = text.replace("\n", "⏎")
-    return flat if len(flat) <= n else flat[: n - 1] + "…"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return " ".join(v) if v else "(none)"
+    return json.dumps(v, ensure_ascii=False)
 
 
 def _ms(x: float | None) -> str:
@@ -37,71 +116,159 @@ def _mib(x: int | None) -> str:
     return "-" if x is None else f"{x / (1 << 20):.1f} MiB"
 
 
-def members_table(result: dict[str, Any]) -> Table:
-    t = Table(title=f"court {result['court']}", show_lines=False)
-    for col in ("member", "status", "values", "stdout", "exit", "diagnostic", "wall", "cpu",
-                "peak rss", "product"):
-        t.add_column(col, overflow="fold")
+def _diagnostic(o: dict[str, Any]) -> str:
+    sem = o["semantic"]
+    if o.get("faults"):
+        return "; ".join(f"{f['kind']}: {f['message']}" for f in o["faults"])
+    diag = (sem.get("diagnostics") or [None])[0]
+    return f"{diag['code']} {diag['message']}" if diag else ""
+
+
+def member_rows(result: dict[str, Any]) -> list[dict[str, str]]:
+    rows = []
     for m, o in result["observations"].items():
         sem = o["semantic"]
         res = o.get("resources", {})
-        diag = (sem.get("diagnostics") or [None])[0]
-        if o.get("faults"):
-            d = "; ".join(f"{f['kind']}: {f['message']}" for f in o["faults"])
-        elif diag:
-            d = f"{diag['code']} {diag['message']}"
-        else:
-            d = ""
         values = sem.get("values")
-        t.add_row(m, sem["status"], _excerpt(" ".join(values)) if values is not None else "-",
-                  _excerpt(sem.get("stdout") if sem.get("stdout") is not None
-                           else sem.get("transcript")),
-                  str(sem.get("exit_status")), _excerpt(d, 50),
-                  _ms(res.get("wall_seconds")), _ms(res.get("cpu_seconds")),
-                  _mib(res.get("peak_rss_bytes")),
-                  (o.get("products", {}).get("product_id") or "")[:12])
+        stdout = sem.get("stdout") if sem.get("stdout") is not None else sem.get("transcript")
+        rows.append({
+            "member": m, "status": sem["status"],
+            "values": " ".join(values) if values else ("(none)" if values == [] else "-"),
+            "stdout": stdout or "", "exit": str(sem.get("exit_status")),
+            "diagnostic": _diagnostic(o),
+            "wall": _ms(res.get("wall_seconds")), "cpu": _ms(res.get("cpu_seconds")),
+            "peak rss": _mib(res.get("peak_rss_bytes")),
+            "product": (o.get("products", {}).get("product_id") or "")[:12],
+        })
+    return rows
+
+
+def columns_for(rows: list[dict[str, str]], width: int, wide: bool) -> list[str]:
+    cols = ["member", "status", "values"]
+    if any(r["stdout"] for r in rows):
+        cols.append("stdout")
+    cols += ["exit", "diagnostic"]
+    if wide or width >= WIDE_COLUMNS:
+        cols += ["wall", "cpu", "peak rss", "product"]
+    return cols
+
+
+# Columns whose text may be elided to make room; the others keep their whole (short) text.
+FLEXIBLE = {"values": 3, "stdout": 2, "diagnostic": 3}
+
+
+def share(need: dict[str, int], weight: dict[str, int], room: int) -> dict[str, int]:
+    """Widths for the flexible columns: a column that needs less than its weighted share gets
+    what it needs, and the rest of the room goes to the others (never below the header)."""
+    budget: dict[str, int] = {}
+    left = dict(need)
+    while left:
+        total = sum(weight[c] for c in left)
+        fits = [c for c in left if left[c] <= room * weight[c] // total]
+        if not fits:
+            for c in left:
+                budget[c] = max(len(c), room * weight[c] // total)
+            break
+        for c in fits:
+            budget[c] = left.pop(c)
+            room -= budget[c]
+    return budget
+
+
+def members_table(result: dict[str, Any], width: int, wide: bool = False) -> Table:
+    rows = member_rows(result)
+    cols = columns_for(rows, width, wide)
+    fixed = {c: max([len(c)] + [len(r[c]) for r in rows]) for c in cols if c not in FLEXIBLE}
+    # Each column costs its text plus 3 cells of padding and rule; the table 1 more.
+    spare = width - 1 - sum(fixed.values()) - 3 * len(cols)
+    flex = [c for c in cols if c in FLEXIBLE]
+    need = {c: max([len(c)] + [len(elide(r[c], 10**6)) for r in rows]) for c in flex}
+    budget = share(need, {c: FLEXIBLE[c] for c in flex}, spare)
+    t = Table(title=f"court {result['court']}", box=box.SIMPLE_HEAD, show_edge=False,
+              title_justify="left", pad_edge=False)
+    for c in cols:
+        w = fixed.get(c) or budget[c]
+        t.add_column(c, no_wrap=True, overflow="ellipsis", max_width=w, min_width=len(c))
+    for r in rows:
+        cells = []
+        for c in cols:
+            text = r[c]
+            if c in FLEXIBLE:
+                text = elide(text, budget[c])
+            cells.append(Text(text, style=_status_style(text) if c == "status" else ""))
+        t.add_row(*cells)
     return t
 
 
-def render(result: dict[str, Any], console: Console) -> None:
+def _status_style(status: str) -> str:
+    return {"ok": "green", "infrastructure-error": "magenta", "resource": "yellow"}.get(
+        status, "red" if status.endswith("error") else "")
+
+
+def divergence_lines(div: dict[str, Any], width: int, indent: str = "  ") -> list[Text]:
+    """The first differing axis: short values side by side, long or multi-line ones as a diff."""
+    vals = div["values"]
+    members = list(vals)
+    out = [Text("first divergence on ") + Text(div["axis"], style="bold") + Text(":")]
+    shown = {m: show(vals[m]) for m in members}
+    pad = max(len(m) for m in members) + 1
+    multiline = any("\n" in s.rstrip("\n") for s in shown.values())
+    if not multiline:
+        for m in members:
+            out.append(fit_text(Text(f"{indent}{m + ':':<{pad}} ") + Text(elide(shown[m], width)),
+                                width))
+        return out
+    a = members[0]
+    b = next((m for m in members[1:] if vals[m] != vals[a]), members[-1])
+    left, right = shown[a].splitlines() or [""], shown[b].splitlines() or [""]
+    for d in difflib.unified_diff(left, right, fromfile=a, tofile=b, lineterm=""):
+        style = "red" if d.startswith("-") else "green" if d.startswith("+") else ""
+        out.append(fit_text(Text(indent + d.replace("\r", ""), style=style), width))
+    for m in members:
+        if m not in (a, b):
+            out.append(fit_text(Text(f"{indent}{m}: {elide(shown[m], width)}"), width))
+    return out
+
+
+def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     if result["status"] == "unavailable":
-        console.print(Text(f"court {result['court']} is unavailable", style="bold magenta"))
-        console.print(f"missing: {', '.join(result['missing_prerequisites'])}")
+        term.line(f"court {result['court']} is unavailable", style="bold magenta")
+        term.line(f"missing: {', '.join(result['missing_prerequisites'])}")
         for r in result["attempted_routes"]:
-            console.print(f"  looked at: {r}")
+            term.wrapped(f"  looked at: {r}")
         return
-    console.print(members_table(result))
+    if term.plain:
+        render_plain(result, term)
+    else:
+        term.console.print(members_table(result, term.width, wide))
     verdict = result["verdict"]
     line = Text("verdict: ") + Text(verdict, style=VERDICT_STYLE.get(verdict, "bold"))
     factions = result.get("factions") or []
     if len(factions) > 1:
         line += Text("   factions: " + " | ".join(", ".join(f) for f in factions))
-    console.print(line)
+    term.line(line)
     for reason in result.get("reasons") or []:
-        console.print(f"  because {reason}")
+        term.line(f"  because {reason}")
     suspect = result.get("suspect")
     if suspect:
-        console.print(f"  guess (not certain): {suspect['member']} is the odd one out, "
-                      f"{suspect['basis']}")
+        term.line(f"  guess (not certain): {suspect['member']} is the odd one out, "
+                  f"{suspect['basis']}")
     div = result.get("divergence")
     if div:
-        console.print(f"first divergence on [bold]{div['axis']}[/bold]:")
-        vals = div["values"]
-        members = list(vals)
-        a, b = members[0], next((m for m in members[1:] if vals[m] != vals[members[0]]),
-                                members[-1])
-        left, right = _lines(vals[a]), _lines(vals[b])
-        for d in difflib.unified_diff(left, right, fromfile=a, tofile=b, lineterm=""):
-            style = "red" if d.startswith("-") else "green" if d.startswith("+") else None
-            console.print(Text(d, style=style) if style else Text(d))
-        for m in members:
-            if m not in (a, b):
-                console.print(f"  {m}: {vals[m]!r}")
+        for t in divergence_lines(div, term.width):
+            term.line(t)
 
 
-def _lines(v: Any) -> list[str]:
-    if isinstance(v, str):
-        return v.splitlines() or [""]
-    if isinstance(v, list):
-        return [str(x) for x in v] or ["(none)"]
-    return [repr(v)]
+def render_plain(result: dict[str, Any], term: Term) -> None:
+    """Stable, greppable lines: one per member, fields named; a diagnostic or fault follows on
+    its own line, whole (it is the reason, and a cut reason helps nobody)."""
+    term.line(f"court {result['court']}")
+    for r in member_rows(result):
+        exit_status = "-" if r["exit"] == "None" else r["exit"]
+        parts = [f"{r['member']}: {r['status']}", f"exit {exit_status}",
+                 f"values {elide(r['values'], 60)}"]
+        if r["stdout"]:
+            parts.append(f"stdout {elide(r['stdout'], 40)}")
+        term.line("  " + ", ".join(parts))
+        if r["diagnostic"]:
+            term.wrapped("    " + r["diagnostic"].replace("\n", " "))

@@ -12,6 +12,7 @@ from typing import Any
 
 import tomli_w
 from rich.console import Console
+from rich.text import Text
 
 from ..corpus import EXPECTATION_SCHEMA, Case, CaseError, discover, normative
 from ..products import ConfigError, resolve
@@ -21,7 +22,9 @@ from ..report.write import read_report, write_all
 from ..runner import CaseRecord, Interrupted, run_cases, select
 from .cluster import corpus_runner
 from .compare import config_from, limits_from
-from .render import make_console
+from .failures import in_github_actions, print_failures, progress_bar, reproduce_argv
+from .render import Term, make_term
+from .select import choose
 from .usage import UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -71,24 +74,24 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
             fail_fast: bool = False,
             runner: Any = None) -> tuple[list[CaseRecord], list[dict], bool, Any]:
     limits = limits_from(args)
-    progress = None
+    term = console if isinstance(console, Term) else Term(console, not console.is_terminal)
+    progress = task = None
     lock = threading.Lock()
-    if console.is_terminal:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        progress = Progress("[progress.description]{task.description}", BarColumn(),
-                            MofNCompleteColumn(), TimeElapsedColumn(), console=console)
-        task = progress.add_task(f"court {res.court}", total=len(cases))
+    github = in_github_actions()
+    if not term.plain and not github:
+        progress, task = progress_bar(term, len(cases), f"court {res.court}")
         progress.start()
+    if github:
+        print(f"::group::court {res.court}: {len(cases)} cases", flush=True)
 
     def on_record(r: CaseRecord) -> None:
         with lock:
             if progress is not None:
                 progress.advance(task)
-                if r.outcome not in ("agree",):
-                    progress.console.print(f"[red]{r.outcome}[/red] {r.case.id}")
+                if r.outcome not in ("agree", "not-comparable"):
+                    progress.console.print(Text(r.outcome, style="red") + Text(f" {r.case.id}"))
             elif r.outcome not in ("agree", "not-comparable"):
-                print(f"{r.case.id}: {_line(r)}", flush=True)
+                term.line(f"{r.case.id}: {_line(r)}")
 
     try:
         records, cleanup, complete = (runner or run_cases)(
@@ -99,6 +102,8 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
     finally:
         if progress is not None:
             progress.stop()
+        if github:
+            print("::endgroup::", flush=True)
     return records, cleanup, complete, interrupted
 
 
@@ -110,14 +115,14 @@ def _line(r: CaseRecord) -> str:
 
 def run_run(args: argparse.Namespace) -> int:
     shard = parse_shard(args.shard)
-    cases = select(load_cases(args), shard, args.filter)
+    cases = select(choose(load_cases(args), args), shard, None)
     res = resolution_for(args)
     if not res.available:
         return _unavailable(res)
     runner = corpus_runner(args)  # None: a local run
-    console = make_console()
+    term = make_term(plain=args.plain)
     started = dt.datetime.now(dt.UTC)
-    records, cleanup, complete, interrupted = execute(cases, res, args, console, args.fail_fast,
+    records, cleanup, complete, interrupted = execute(cases, res, args, term, args.fail_fast,
                                                       runner)
     finished = dt.datetime.now(dt.UTC)
     product_ids = {}
@@ -127,13 +132,15 @@ def run_run(args: argparse.Namespace) -> int:
     report = build(records, court=res.court, members=list(res.members), product_ids=product_ids,
                    profile=args.profile, argv=["court", *sys.argv[1:]], started=started,
                    finished=finished, complete=complete and not interrupted, shard=shard,
-                   cleanup_faults=cleanup, cluster=runner.describe() if runner else None)
+                   cleanup_faults=cleanup, cluster=runner.describe() if runner else None,
+                   reproduce={c.id: reproduce_argv(c, res, args) for c in cases})
     paths = write_all(report, Path(args.report_dir))
-    print_summary(report, console)
-    if "GITHUB_ACTIONS" in __import__("os").environ:
+    print_failures(report, term)
+    print_summary(report, term.console)
+    if in_github_actions():
         for a in markdown.annotations(report):
-            print(a)
-    console.print(f"reports: {', '.join(str(p) for p in paths)}")
+            print(a, flush=True)
+    term.line(f"reports: {', '.join(str(p) for p in paths)}")
     if interrupted:
         return EXIT_INTERRUPTED
     o = report["summary"]["outcomes"]
@@ -142,32 +149,43 @@ def run_run(args: argparse.Namespace) -> int:
     if o["not-comparable"] or o["infrastructure-error"]:
         if args.strict:
             return EXIT_FAIL
-        console.print("[yellow]warning: some cases were not comparable or hit infrastructure "
-                      "errors; exit 0 (use --strict to fail)[/yellow]")
+        term.line("warning: some cases were not comparable or hit infrastructure errors; exit 0 "
+                  "(use --strict to fail)", style="yellow")
     return EXIT_OK
 
 
-def print_summary(report: dict[str, Any], console: Console) -> None:
+def print_summary(report: dict[str, Any], out: Console | Term) -> None:
     from rich.table import Table
 
+    term = out if isinstance(out, Term) else Term(out, not out.is_terminal)
     s = report["summary"]
+    o = s["outcomes"]
+    if term.plain:
+        # Stable lines for logs and scripts: every outcome named, including ones added later.
+        term.line(f"court {report['run']['court']}: {s['cases']} cases: "
+                  + ", ".join(f"{n} {k}" for k, n in o.items()))
+        for name, st in s["members"].items():
+            term.line(f"  {name}: {st['cases']} cases, median wall "
+                      f"{markdown._fmt_s(st['wall_median_seconds'])}, p95 wall "
+                      f"{markdown._fmt_s(st['wall_p95_seconds'])}, peak RSS max "
+                      f"{markdown._fmt_b(st['peak_rss_max_bytes'])}")
+        return
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
     for col in ("agree", "disagree", "not comparable", "expectation broken", "infra errors"):
         t.add_column(col, justify="right")
-    o = s["outcomes"]
-    t.add_row(*(str(o[k]) for k in ("agree", "disagree", "not-comparable", "expectation-broken",
-                                    "infrastructure-error")))
-    console.print(t)
+    t.add_row(*(str(o.get(k, 0)) for k in ("agree", "disagree", "not-comparable",
+                                           "expectation-broken", "infrastructure-error")))
+    term.console.print(t)
     m = Table(title="members")
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
         m.add_column(col, justify="right" if col != "member" else "left")
     for name, st in s["members"].items():
         m.add_row(name, str(st["cases"]), markdown._fmt_s(st["wall_median_seconds"]),
                   markdown._fmt_s(st["wall_p95_seconds"]), markdown._fmt_b(st["peak_rss_max_bytes"]))
-    console.print(m)
+    term.console.print(m)
     if report["run"].get("cluster"):
         c = report["run"]["cluster"]
-        console.print(f"cluster: {c['scheduler']}, {c['workers']} workers, {c['tasks']} tasks, "
+        term.console.print(f"cluster: {c['scheduler']}, {c['workers']} workers, {c['tasks']} tasks, "
                       f"retried tasks {c['retried_tasks']}")
 
 
@@ -180,11 +198,11 @@ def expectation_toml(case: Case, semantic: dict[str, Any]) -> str:
 
 
 def run_bless(args: argparse.Namespace) -> int:
-    cases = select(load_cases(args), None, args.filter)
+    cases = select(choose(load_cases(args), args), None, None)
     res = resolution_for(args)
     if not res.available:
         return _unavailable(res)
-    console = make_console()
+    console = make_term(plain=args.plain).console
     records, _, _, interrupted = execute(cases, res, args, console)
     refused = changed = new = 0
     for r in records:
@@ -233,7 +251,7 @@ def run_merge(args: argparse.Namespace) -> int:
     except (MergeError, KeyError) as e:
         raise UsageError(f"court: cannot merge: {e}") from None
     paths = write_all(merged, Path(args.report_dir))
-    console = make_console()
+    console = make_term().console
     print_summary(merged, console)
     console.print(f"reports: {', '.join(str(p) for p in paths)}")
     o = merged["summary"]["outcomes"]
@@ -245,11 +263,11 @@ def run_replay(args: argparse.Namespace) -> int:
         old = read_report(Path(args.against))
     except (OSError, ValueError) as e:
         raise UsageError(f"court: cannot read {args.against}: {e}") from None
-    cases = select(load_cases(args), None, args.filter)
+    cases = select(choose(load_cases(args), args), None, None)
     res = resolution_for(args, court=None if (args.court or args.impl) else old["run"]["court"])
     if not res.available:
         return _unavailable(res)
-    console = make_console()
+    console = make_term(plain=args.plain).console
     records, _, _, interrupted = execute(cases, res, args, console)
     before = {c["id"]: c for c in old["cases"]}
     moved = 0

@@ -1,12 +1,17 @@
 """junit.xml: one testcase per case, in the shape common CI viewers read (the Ant/Jenkins JUnit
 schema): a disagreement or a broken expectation is a failure, an infrastructure error an error,
-not-comparable is skipped with its reason; product ids are suite properties."""
+not-comparable is skipped with its reason; product ids are suite properties. Each testcase names
+its program (``file=``); a failure's message names the axis and the two values; the suite's time
+is the run's wall time (cases run in parallel, so their sum would overstate it)."""
 
 from __future__ import annotations
 
 import json
+import shlex
 from typing import Any
 from xml.etree import ElementTree as ET
+
+from . import text
 
 
 def _case_time(c: dict[str, Any]) -> str:
@@ -34,13 +39,47 @@ def _detail(c: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def message(c: dict[str, Any]) -> str:
+    """One line: the axis and the first two differing values, or the reason."""
+    div = c.get("divergence")
+    if div:
+        vals = div["values"]
+        members = list(vals)
+        a = members[0]
+        b = next((m for m in members[1:] if vals[m] != vals[a]), members[-1])
+        va, vb = vals[a], vals[b]
+        where = ""
+        if isinstance(va, str) and isinstance(vb, str) and ("\n" in va.rstrip("\n")
+                                                            or "\n" in vb.rstrip("\n")):
+            # Long output: name the first line that differs, not the common head.
+            la, lb = va.split("\n"), vb.split("\n")
+            i = next((k for k in range(max(len(la), len(lb)))
+                      if (la[k] if k < len(la) else None) != (lb[k] if k < len(lb) else None)), 0)
+            where = f" at line {i + 1}"
+            va = la[i] if i < len(la) else "(no line)"
+            vb = lb[i] if i < len(lb) else "(no line)"
+        return (f"{div['axis']} differs{where}: {a} {text.value(va, 120)} vs "
+                f"{b} {text.value(vb, 120)}")
+    diffs = c.get("expectation", {}).get("differences") or []
+    if diffs:
+        d = diffs[0]
+        return (f"{d['axis']} differs from the expectation on {d['member']}: expected "
+                f"{text.value(d['expected'], 120)}, got {text.value(d['got'], 120)}")
+    for m, o in (c.get("observations") or {}).items():
+        for f in o.get("faults", []):
+            return text.truncate(f"{m}: {f['kind']}: {f['message']}", 300)
+    if c.get("error"):
+        return text.truncate(c["error"], 300)
+    return "; ".join(c.get("reasons") or [c["outcome"]])
+
+
 def render(report: dict[str, Any]) -> bytes:
     cases = report["cases"]
-    counts = report["summary"]["outcomes"]
-    failures = counts.get("disagree", 0) + counts.get("expectation-broken", 0)
-    errors = counts.get("infrastructure-error", 0)
-    skipped = counts.get("not-comparable", 0)
-    total_time = sum(c.get("wall_seconds") or 0.0 for c in cases)
+    kinds = [c["outcome"] for c in cases]
+    errors = kinds.count("infrastructure-error")
+    skipped = kinds.count("not-comparable")
+    failures = len(kinds) - kinds.count("agree") - errors - skipped
+    total_time = report["run"].get("duration_seconds") or 0.0
     root = ET.Element("testsuites", name="lispex-court", tests=str(len(cases)),
                       failures=str(failures), errors=str(errors), skipped=str(skipped),
                       time=f"{total_time:.6f}")
@@ -57,18 +96,20 @@ def render(report: dict[str, Any]) -> bytes:
     for c in cases:
         folder, _, name = c["id"].rpartition("/")
         tc = ET.SubElement(suite, "testcase", classname=folder.replace("/", ".") or "corpus",
-                           name=name, time=_case_time(c))
+                           name=name, time=_case_time(c), file=c.get("program", ""))
         outcome = c["outcome"]
         detail = _detail(c)
-        if outcome in ("disagree", "expectation-broken"):
-            first = detail.splitlines()[0] if detail else outcome
-            el = ET.SubElement(tc, "failure", message=first, type=outcome)
-            el.text = detail
-        elif outcome == "infrastructure-error":
-            first = detail.splitlines()[0] if detail else outcome
-            el = ET.SubElement(tc, "error", message=first, type=outcome)
-            el.text = detail
-        elif outcome == "not-comparable":
+        if c.get("reproduce"):
+            detail += "\nreproduce: " + shlex.join(c["reproduce"])
+        if outcome == "agree":
+            continue
+        if outcome == "not-comparable":
             ET.SubElement(tc, "skipped", message="; ".join(c.get("reasons") or ["not comparable"]))
+        elif outcome == "infrastructure-error":
+            el = ET.SubElement(tc, "error", message=message(c), type=outcome)
+            el.text = detail
+        else:  # disagree, expectation-broken, and failure kinds added later
+            el = ET.SubElement(tc, "failure", message=message(c), type=outcome)
+            el.text = detail
     ET.indent(root)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+from . import text
 
 MAX_LISTED = 50
 MAX_ANNOTATIONS = 10
@@ -17,28 +20,37 @@ def _fmt_b(x: float | None) -> str:
 
 
 def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for c in report["cases"]
-            if c["outcome"] in ("disagree", "expectation-broken", "infrastructure-error")]
+    """Cases that need a person: every outcome but agreement and not-comparable (kinds added
+    later count as failures until this module learns otherwise)."""
+    return [c for c in report["cases"] if c["outcome"] not in ("agree", "not-comparable")]
 
 
-def one_line(c: dict[str, Any]) -> str:
+def one_line(c: dict[str, Any], esc: Callable[[str], str] = lambda t: t,
+             n: int = text.MAX_VALUE) -> str:
+    """A failure in one line: the first differing axis and each member's value (as JSON,
+    truncated to ``n``), passed through ``esc`` (identity for a terminal, Markdown escaping for
+    summary.md)."""
+    outcome = esc(c["outcome"])
     if c.get("divergence"):
         d = c["divergence"]
-        parts = ", ".join(f"{m}={v!r}" for m, v in d["values"].items())
-        return f"{c['outcome']}: first divergence on {d['axis']} ({parts})"
+        parts = ", ".join(f"{esc(m)} {esc(text.value(v, n))}" for m, v in d["values"].items())
+        return f"{outcome}: first divergence on {esc(d['axis'])}: {parts}"
     diffs = c.get("expectation", {}).get("differences") or []
     if diffs:
         d = diffs[0]
-        return (f"{c['outcome']}: {d['member']} {d['axis']} expected {d['expected']!r}, "
-                f"got {d['got']!r}")
-    return c["outcome"] + (f": {c['error']}" if c.get("error") else "")
+        return (f"{outcome}: {esc(d['member'])} {esc(d['axis'])} expected "
+                f"{esc(text.value(d['expected'], n))}, got {esc(text.value(d['got'], n))}")
+    reason = c.get("error") or "; ".join(
+        [f"{m}: {f['kind']}: {f['message']}" for m, o in (c.get("observations") or {}).items()
+         for f in o.get("faults", [])] or c.get("reasons") or [])
+    return outcome + (f": {esc(text.truncate(reason, n))}" if reason else "")
 
 
 def render(report: dict[str, Any]) -> str:
     run = report["run"]
     s = report["summary"]
     o = s["outcomes"]
-    lines = [f"## Lispex Court: {run['court']}", ""]
+    lines = [f"## Lispex Court: {text.md(run['court'])}", ""]
     if not run["complete"]:
         lines += ["**Incomplete run**: it was interrupted; the figures cover the cases that ran.",
                   ""]
@@ -51,17 +63,17 @@ def render(report: dict[str, Any]) -> str:
               "|---|---|---:|---:|---:|---:|"]
     ids = {p["id"]: p.get("product_id") or "-" for p in report["products"]}
     for m, st in s["members"].items():
-        lines.append(f"| {m} | `{ids.get(m, '-')[:16]}` | {st['cases']} | "
+        lines.append(f"| {text.md(m)} | {text.md_code(ids.get(m, '-')[:16])} | {st['cases']} | "
                      f"{_fmt_s(st['wall_median_seconds'])} | {_fmt_s(st['wall_p95_seconds'])} | "
                      f"{_fmt_b(st['peak_rss_max_bytes'])} |")
     bad = failing(report)
     if bad:
         lines += ["", f"### Failing cases ({len(bad)})", ""]
         for c in bad[:MAX_LISTED]:
-            lines.append(f"- `{c['id']}`: {one_line(c)}")
+            lines.append(f"- {text.md_code(c['id'])}: {one_line(c, text.md)}")
         if len(bad) > MAX_LISTED:
             lines.append(f"- and {len(bad) - MAX_LISTED} more (see court-report.json)")
-    lines += ["", f"Profile `{run['profile']}`, {run['duration_seconds']:.1f} s, "
+    lines += ["", f"Profile {text.md_code(run['profile'])}, {run['duration_seconds']:.1f} s, "
               f"Python {run['environment']['python']}."]
     if run.get("cluster"):
         c = run["cluster"]
@@ -71,9 +83,12 @@ def render(report: dict[str, Any]) -> str:
 
 
 def annotations(report: dict[str, Any]) -> list[str]:
-    """GitHub workflow commands for at most ten failures."""
+    """GitHub workflow commands for at most ten failures; values escaped as in summary.md (the
+    annotation reaches the check run's Markdown) and truncated."""
     out = []
     for c in failing(report)[:MAX_ANNOTATIONS]:
-        msg = one_line(c).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        out.append(f"::error file={c['program']},line=1::{c['id']}: {msg}")
+        msg = text.workflow_data(f"{text.md(c['id'])}: {one_line(c, text.md, 100)}")
+        title = text.workflow_property(f"court: {c['outcome']}")
+        out.append(f"::error file={text.workflow_property(c['program'])},line=1,"
+                   f"title={title}::{msg}")
     return out

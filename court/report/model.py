@@ -31,13 +31,16 @@ def environment() -> dict[str, Any]:
     }
 
 
-def case_json(r: CaseRecord) -> dict[str, Any]:
+def case_json(r: CaseRecord, reproduce: list[str] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": r.case.id,
         "program": str(r.case.program),
+        "input": str(r.case.input_path) if r.case.input_path is not None else None,
         "outcome": r.outcome,
         "blessed": r.case.expectation is not None,
     }
+    if reproduce and r.outcome not in ("agree", "not-comparable"):
+        out["reproduce"] = reproduce
     if r.error:
         out["error"] = r.error
     if r.result is not None:
@@ -97,8 +100,11 @@ def build(records: list[CaseRecord], *, court: str, members: list[str],
           product_ids: dict[str, str | None], profile: str | None, argv: list[str],
           started: dt.datetime, finished: dt.datetime, complete: bool,
           shard: tuple[int, int] | None, cleanup_faults: list[dict],
-          cluster: dict[str, Any] | None = None) -> dict[str, Any]:
-    cases = [case_json(r) for r in records]
+          cluster: dict[str, Any] | None = None,
+          reproduce: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """``reproduce`` maps a case id to the command (argv) that runs it again on its own."""
+    reproduce = reproduce or {}
+    cases = [case_json(r, reproduce.get(r.case.id)) for r in records]
     report = {
         "schema": REPORT_SCHEMA,
         "run": {

@@ -97,35 +97,56 @@ def bars(values: dict[str, tuple[float, float]], title: str, unit: str = " MiB",
     return "".join(parts)
 
 
+def _ratio_label(e: int) -> str:
+    return f"{2 ** e:g}x" if e >= 0 else f"1/{2 ** -e:g}x"
+
+
+MIN_TICK_GAP = 18  # pixels between y labels of 10px text, so they never overlap
+
+
 def ratio_curves(ratios: dict[str, list[float]], title: str) -> str:
-    """Per-case time ratios, each series sorted, on a log2 axis centred on 1x."""
+    """Per-case time ratios, each series sorted, on a log2 axis centred on 1x. The y labels are
+    powers of two, thinned to stay apart; the x axis is the share of cases."""
     ratios = {k: sorted(v) for k, v in ratios.items() if v}
     if not ratios:
         return f"<p>{escape(title)}: no data</p>"
     lg = [math.log2(max(r, 1e-6)) for vs in ratios.values() for r in vs]
-    span = max(1.0, max(abs(v) for v in lg))
-    h, width = 220, W - LEFT - PAD
-    mid = PAD + (h - 2 * PAD) / 2
+    span = max(1, math.ceil(max(abs(v) for v in lg)))
+    top, plot_h, width = PAD + 10, 200, W - LEFT - PAD
+    mid = top + plot_h / 2
+    legend_y = top + plot_h + 34
 
     def y(r: float) -> float:
-        return mid - math.log2(max(r, 1e-6)) / span * (h - 2 * PAD) / 2
+        return mid - math.log2(max(r, 1e-6)) / span * plot_h / 2
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h + 20}" role="img" '
+    per_step = plot_h / (2 * span)
+    step = max(1, math.ceil(MIN_TICK_GAP / per_step))
+    h = legend_y + 14 * len(ratios)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" role="img" '
              f'aria-label="{escape(title)}">',
              f'<text x="{LEFT}" y="14" font-size="12" font-weight="bold">{escape(title)}</text>']
-    for e in range(-int(span), int(span) + 1):
+    for e in range(-span, span + 1):
+        if e % step:
+            continue
         yy = y(2 ** e)
         parts.append(f'<line x1="{LEFT}" y1="{yy:.1f}" x2="{W - PAD}" y2="{yy:.1f}" '
                      f'stroke="{"#999" if e == 0 else "#eee"}"/>')
         parts.append(f'<text x="{LEFT - 6}" y="{yy + 4:.1f}" font-size="10" text-anchor="end">'
-                     f'{2 ** e:g}x</text>')
+                     f'{_ratio_label(e)}</text>')
+    base = top + plot_h
+    for frac in (0, 0.25, 0.5, 0.75, 1):
+        xx = LEFT + frac * width
+        parts.append(f'<text x="{xx:.1f}" y="{base + 14}" font-size="10" '
+                     f'text-anchor="middle">{frac:.0%}</text>')
+    parts.append(f'<text x="{LEFT + width / 2:.1f}" y="{base + 26}" font-size="10" '
+                 f'text-anchor="middle" fill="#555">cases, sorted by ratio</text>')
     for i, (name, vs) in enumerate(ratios.items()):
         c = COLORS[(i + 1) % len(COLORS)]
         n = len(vs)
         pts = " ".join(f"{LEFT + (j / max(n - 1, 1)) * width:.1f},{y(r):.1f}"
                        for j, r in enumerate(vs))
         parts.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.5" points="{pts}"/>')
-        parts.append(f'<text x="{W - PAD}" y="{h + 12 - 14 * i}" font-size="10" '
-                     f'text-anchor="end" fill="{c}">{escape(name)} (above 1x: slower)</text>')
+        parts.append(f'<text x="{LEFT}" y="{legend_y + 14 * i}" font-size="10" '
+                     f'fill="{c}">{escape(name)} (above 1x: slower)</text>')
     parts.append("</svg>")
     return "".join(parts)

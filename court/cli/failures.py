@@ -1,0 +1,160 @@
+"""The end of `court run`, pytest-style: one section per failing case with the first differing
+axis, the reason of an infrastructure error, and the command that shows it again; plus the
+progress bar and the GitHub Actions groups."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+from typing import Any
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from ..report.markdown import failing
+from .render import Term, divergence_lines, elide, fit_text
+
+DEFAULT_PROFILE = "lispex-product-native/v1"
+DEFAULT_TIMEOUT, DEFAULT_MEMORY_MIB = 10.0, 2048
+OUTCOME_STYLE = {"disagree": "bold red", "expectation-broken": "bold red",
+                 "infrastructure-error": "bold magenta"}
+
+
+def in_github_actions() -> bool:
+    return os.environ.get("GITHUB_ACTIONS") == "true"
+
+
+def reproduce_argv(case: Any, res: Any, args: argparse.Namespace) -> list[str]:
+    """The `court compare` command that runs one corpus case as `court run` ran it."""
+    argv = ["court", "compare", str(case.program)]
+    if getattr(args, "impl", None):
+        argv += ["--impl", ",".join(res.members)]
+    else:
+        argv += ["--court", res.court]
+    if getattr(args, "config", None):
+        argv += ["--config", args.config]
+    if case.input_path is not None:
+        argv += ["--input-file", str(case.input_path)]
+    profile = case.profile or args.profile
+    if profile and profile != DEFAULT_PROFILE:
+        argv += ["--profile", profile]
+    limits: dict[str, int] = {}
+    for text in args.limit or []:
+        axis, _, n = text.partition("=")
+        limits[axis] = int(n) if n.isdigit() else n
+    limits.update(case.limits)
+    for axis, n in limits.items():
+        argv += ["--limit", f"{axis}={n}"]
+    if args.timeout != DEFAULT_TIMEOUT:
+        argv += ["--timeout", f"{args.timeout:g}"]
+    if args.memory_limit != DEFAULT_MEMORY_MIB:
+        argv += ["--memory-limit", str(args.memory_limit)]
+    return argv
+
+
+def shell_lines(argv: list[str], width: int, indent: str = "  ") -> list[str]:
+    """A command as shell lines of at most ``width`` characters, continued with backslashes, so
+    it can be pasted as it is (a single word longer than the width stays whole)."""
+    words = [shlex.quote(w) for w in argv]
+    lines, cur = [], indent + words[0]
+    for w in words[1:]:
+        if len(cur) + 1 + len(w) + 2 > width and cur.strip():
+            lines.append(cur + " \\")
+            cur = indent + "  " + w
+        else:
+            cur += " " + w
+    lines.append(cur)
+    return lines
+
+
+def _rule(term: Term, title: str, char: str, style: str = "") -> None:
+    title = elide(title, term.width - 4)
+    side = max(term.width - len(title) - 2, 2)
+    left = side // 2
+    term.line(Text(char * left + " ") + Text(title, style=style) +
+              Text(" " + char * (side - left)))
+
+
+def _expectation_lines(c: dict[str, Any], width: int) -> list[Text]:
+    # Members that break the expectation the same way are named together.
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for d in (c.get("expectation") or {}).get("differences", []):
+        key = (d["axis"], json.dumps(d["expected"], ensure_ascii=False),
+               json.dumps(d["got"], ensure_ascii=False))
+        groups.setdefault(key, []).append(d["member"])
+    out = []
+    for (axis, expected, got), members in list(groups.items())[:6]:
+        out.append(fit_text(Text(f"expectation broken on {axis} ({', '.join(members)}):"), width))
+        for label, shown in (("expected", expected), ("got", got)):
+            out.append(fit_text(Text(f"  {label + ':':<9} {elide(shown, width)}"), width))
+    return out
+
+
+def _infrastructure_lines(c: dict[str, Any], width: int) -> list[Text]:
+    out = []
+    if c.get("error"):
+        out.append(Text(f"reason: {c['error']}"))
+    for m, o in (c.get("observations") or {}).items():
+        for f in o.get("faults", []):
+            out.append(Text(f"reason: {m}: {f['kind']}: {f['message']}"))
+    if not out:
+        out += [Text(f"reason: {r}") for r in c.get("reasons") or []]
+    return [fit_text(t, width) for t in out]
+
+
+def case_lines(c: dict[str, Any], width: int) -> list[Text]:
+    lines: list[Text] = []
+    if c["outcome"] == "infrastructure-error" or c.get("error"):
+        lines += _infrastructure_lines(c, width)
+    if c.get("divergence"):
+        lines += divergence_lines(c["divergence"], width)
+        factions = c.get("factions") or []
+        if len(factions) > 1:
+            lines.append(fit_text(Text("factions: " + " | ".join(", ".join(f)
+                                                                  for f in factions)), width))
+    lines += _expectation_lines(c, width)
+    if not lines:
+        lines += [fit_text(Text(r), width) for r in c.get("reasons") or [c["outcome"]]]
+    return lines
+
+
+def print_failures(report: dict[str, Any], term: Term) -> None:
+    bad = failing(report)
+    if not bad:
+        return
+    term.line()
+    _rule(term, f"FAILURES ({len(bad)})", "=", "bold red")
+    for c in bad:
+        _rule(term, f"{c['id']}: {c['outcome']}", "_", OUTCOME_STYLE.get(c["outcome"], "bold"))
+        for t in case_lines(c, term.width):
+            term.line(t)
+        if c.get("reproduce"):
+            term.line("reproduce:", style="bold")
+            for line in shell_lines(c["reproduce"], term.width):
+                term.command(line)
+    counts: dict[str, int] = {}
+    for c in bad:
+        counts[c["outcome"]] = counts.get(c["outcome"], 0) + 1
+    _rule(term, f"{len(bad)} failed: " + ", ".join(f"{n} {k}" for k, n in counts.items()),
+          "=", "bold red")
+
+
+class RateColumn(ProgressColumn):
+    def render(self, task: Any) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- cases/s" if speed is None else f"{speed:.1f} cases/s", style="cyan")
+
+
+def progress_bar(term: Term, total: int, label: str) -> tuple[Progress, Any]:
+    progress = Progress("[progress.description]{task.description}", BarColumn(bar_width=None),
+                        MofNCompleteColumn(), RateColumn(), TimeRemainingColumn(),
+                        console=term.console, transient=True, expand=False)
+    return progress, progress.add_task(label, total=total)
