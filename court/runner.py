@@ -29,6 +29,12 @@ OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-compara
 FAILURES = ("disagree", "one-sided-limit", "member-fault", "expectation-broken")
 
 
+def failed(outcomes: dict[str, int]) -> bool:
+    """Whether a report's outcome counts fail the run (a report from before the finding kinds
+    existed simply has none of them)."""
+    return any(outcomes.get(k, 0) for k in FAILURES)
+
+
 def shard_of(case_id: str, n: int) -> int:
     """A stable shard number in 1..n for a case id (independent of corpus order and machine)."""
     digest = hashlib.sha256(case_id.encode("utf-8")).digest()

@@ -293,6 +293,40 @@ def _one_sided(member: str, observations: dict[str, dict[str, Any]],
     return entry
 
 
+def evidence_lines(evidence: dict[str, Any] | None) -> list[str]:
+    """The evidence of a one-sided limit or a member fault, one line per fact."""
+    if not evidence:
+        return []
+    out = []
+    for e in evidence.get("limited", []):
+        if e["limit_value"] is None:
+            out.append(f"{e['member']} reached the {e['limit']} while the others finished")
+        else:
+            used = ", ".join(f"{m} {n}" for m, n in e["others_usage"].items())
+            out.append(f"{e['member']} reached the {e['limit']} limit ({e['limit_value']}); "
+                       f"the others used {used}")
+        rerun = e.get("rerun") or {}
+        if rerun.get("ran"):
+            outcome = rerun.get("resource_outcome") or {}
+            what = outcome.get("limit") if outcome.get("status") == "limit-exceeded" else None
+            out.append(f"re-run with a raised budget ({rerun['timeout_seconds']:g} s, "
+                       f"limits x{_factor(e, rerun)}): {rerun['status']}"
+                       + (f" ({what})" if what else "")
+                       + ("; agrees with the others" if rerun["agrees_with_others"] else ""))
+        elif rerun:
+            out.append(f"not re-run: {rerun['why']}")
+    for f in evidence.get("faulted", []):
+        out.append(f"{f['member']}: {f['kind']}: {f['message']}")
+    if evidence.get("faulted"):
+        out.append(f"answered: {', '.join(evidence.get('answered', []))}")
+    return out
+
+
+def _factor(entry: dict[str, Any], rerun: dict[str, Any]) -> str:
+    raised = rerun.get("meter_limits", {}).get(entry["limit"])
+    return f"{raised // entry['limit_value']}" if raised and entry["limit_value"] else "?"
+
+
 def _suspect(factions: list[list[str]], n: int) -> dict[str, Any] | None:
     """A labelled guess: the member alone in its faction against a majority. Never certain."""
     if n < 3:

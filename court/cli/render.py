@@ -9,7 +9,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "not-comparable": "bold yellow",
+from ..verdict import evidence_lines
+
+VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "one-sided-limit": "bold red",
+                 "member-fault": "bold red", "not-comparable": "bold yellow",
                  "unavailable": "bold magenta"}
 
 
@@ -83,8 +86,10 @@ def render(result: dict[str, Any], console: Console) -> None:
     if suspect:
         console.print(f"  guess (not certain): {suspect['member']} is the odd one out, "
                       f"{suspect['basis']}")
+    for line in evidence_lines(result.get("evidence")):
+        console.print(f"  {line}")
     div = result.get("divergence")
-    if div:
+    if div and verdict == "disagree":
         console.print(f"first divergence on [bold]{div['axis']}[/bold]:")
         vals = div["values"]
         members = list(vals)

@@ -18,7 +18,7 @@ from ..products import ConfigError, resolve
 from ..report import markdown
 from ..report.model import MergeError, build, merge
 from ..report.write import read_report, write_all
-from ..runner import CaseRecord, Interrupted, run_cases, select
+from ..runner import OUTCOMES, CaseRecord, Interrupted, failed, run_cases, select
 from .compare import config_from, limits_from
 from .render import make_console
 from .usage import UsageError
@@ -133,7 +133,7 @@ def run_run(args: argparse.Namespace) -> int:
     if interrupted:
         return EXIT_INTERRUPTED
     o = report["summary"]["outcomes"]
-    if o["disagree"] or o["expectation-broken"]:
+    if failed(o):
         return EXIT_FAIL
     if o["not-comparable"] or o["infrastructure-error"]:
         if args.strict:
@@ -148,11 +148,11 @@ def print_summary(report: dict[str, Any], console: Console) -> None:
 
     s = report["summary"]
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
-    for col in ("agree", "disagree", "not comparable", "expectation broken", "infra errors"):
+    for col in ("agree", "disagree", "one-sided limit", "member fault", "not comparable",
+                "expectation broken", "infra errors"):
         t.add_column(col, justify="right")
     o = s["outcomes"]
-    t.add_row(*(str(o[k]) for k in ("agree", "disagree", "not-comparable", "expectation-broken",
-                                    "infrastructure-error")))
+    t.add_row(*(str(o.get(k, 0)) for k in OUTCOMES))
     console.print(t)
     m = Table(title="members")
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
@@ -229,7 +229,7 @@ def run_merge(args: argparse.Namespace) -> int:
     print_summary(merged, console)
     console.print(f"reports: {', '.join(str(p) for p in paths)}")
     o = merged["summary"]["outcomes"]
-    return EXIT_FAIL if o["disagree"] or o["expectation-broken"] else EXIT_OK
+    return EXIT_FAIL if failed(o) else EXIT_OK
 
 
 def run_replay(args: argparse.Namespace) -> int:

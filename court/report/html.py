@@ -83,6 +83,7 @@ def render(report: dict[str, Any]) -> str:
 </title><style>{STYLE}</style></head><body>
 <h1>Lispex Court: {escape(run['court'])}</h1>{status}
 <p class="{verdict_cls}">{s['cases']} cases: {o['agree']} agree, {o['disagree']} disagree,
+{o.get('one-sided-limit', 0)} one-sided limits, {o.get('member-fault', 0)} member faults,
 {o['not-comparable']} not comparable, {o['expectation-broken']} expectation broken,
 {o['infrastructure-error']} infrastructure errors.</p>
 <p>Started {escape(run['started_at'])}, {run['duration_seconds']:.1f} s, profile

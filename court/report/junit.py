@@ -1,6 +1,7 @@
 """junit.xml: one testcase per case, in the shape common CI viewers read (the Ant/Jenkins JUnit
-schema): a disagreement or a broken expectation is a failure, an infrastructure error an error,
-not-comparable is skipped with its reason; product ids are suite properties."""
+schema): a disagreement, a one-sided limit or a broken expectation is a failure, a member fault or
+an infrastructure error an error, not-comparable is skipped with its reason; product ids are
+suite properties."""
 
 from __future__ import annotations
 
@@ -8,15 +9,20 @@ import json
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from ..verdict import evidence_lines
+
+FAILURE_OUTCOMES = ("disagree", "one-sided-limit", "expectation-broken")
+ERROR_OUTCOMES = ("member-fault", "infrastructure-error")
+
 
 def _case_time(c: dict[str, Any]) -> str:
     return f"{c.get('wall_seconds') or 0.0:.6f}"
 
 
 def _detail(c: dict[str, Any]) -> str:
-    lines = []
+    lines = evidence_lines(c.get("evidence"))
     div = c.get("divergence")
-    if div:
+    if div and not lines:
         lines.append(f"first divergence on {div['axis']}:")
         for m, v in div["values"].items():
             lines.append(f"  {m}: {json.dumps(v, ensure_ascii=False)}")
@@ -37,8 +43,8 @@ def _detail(c: dict[str, Any]) -> str:
 def render(report: dict[str, Any]) -> bytes:
     cases = report["cases"]
     counts = report["summary"]["outcomes"]
-    failures = counts.get("disagree", 0) + counts.get("expectation-broken", 0)
-    errors = counts.get("infrastructure-error", 0)
+    failures = sum(counts.get(k, 0) for k in FAILURE_OUTCOMES)
+    errors = sum(counts.get(k, 0) for k in ERROR_OUTCOMES)
     skipped = counts.get("not-comparable", 0)
     total_time = sum(c.get("wall_seconds") or 0.0 for c in cases)
     root = ET.Element("testsuites", name="lispex-court", tests=str(len(cases)),
@@ -60,11 +66,11 @@ def render(report: dict[str, Any]) -> bytes:
                            name=name, time=_case_time(c))
         outcome = c["outcome"]
         detail = _detail(c)
-        if outcome in ("disagree", "expectation-broken"):
+        if outcome in FAILURE_OUTCOMES:
             first = detail.splitlines()[0] if detail else outcome
             el = ET.SubElement(tc, "failure", message=first, type=outcome)
             el.text = detail
-        elif outcome == "infrastructure-error":
+        elif outcome in ERROR_OUTCOMES:
             first = detail.splitlines()[0] if detail else outcome
             el = ET.SubElement(tc, "error", message=first, type=outcome)
             el.text = detail

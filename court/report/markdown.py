@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..verdict import evidence_lines
+
 MAX_LISTED = 50
 MAX_ANNOTATIONS = 10
 
@@ -18,10 +20,14 @@ def _fmt_b(x: float | None) -> str:
 
 def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in report["cases"]
-            if c["outcome"] in ("disagree", "expectation-broken", "infrastructure-error")]
+            if c["outcome"] in ("disagree", "one-sided-limit", "member-fault",
+                                "expectation-broken", "infrastructure-error")]
 
 
 def one_line(c: dict[str, Any]) -> str:
+    facts = evidence_lines(c.get("evidence"))
+    if facts:
+        return f"{c['outcome']}: " + "; ".join(facts)
     if c.get("divergence"):
         d = c["divergence"]
         parts = ", ".join(f"{m}={v!r}" for m, v in d["values"].items())
@@ -42,10 +48,11 @@ def render(report: dict[str, Any]) -> str:
     if not run["complete"]:
         lines += ["**Incomplete run**: it was interrupted; the figures cover the cases that ran.",
                   ""]
-    lines += ["| cases | agree | disagree | not comparable | expectation broken | "
-              "infrastructure errors |",
-              "|---:|---:|---:|---:|---:|---:|",
-              f"| {s['cases']} | {o['agree']} | {o['disagree']} | {o['not-comparable']} | "
+    lines += ["| cases | agree | disagree | one-sided limit | member fault | not comparable | "
+              "expectation broken | infrastructure errors |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|",
+              f"| {s['cases']} | {o['agree']} | {o['disagree']} | {o.get('one-sided-limit', 0)} "
+              f"| {o.get('member-fault', 0)} | {o['not-comparable']} | "
               f"{o['expectation-broken']} | {o['infrastructure-error']} |", "",
               "| member | product id | cases | median wall | p95 wall | peak RSS (max) |",
               "|---|---|---:|---:|---:|---:|"]

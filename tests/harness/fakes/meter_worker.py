@@ -32,7 +32,7 @@ def main() -> int:
             # The seeded fault: where the others return at once, this member never does.
             req["source"] = LOOP + "(spin-here)\n"
         reply = handle(req, backend, peak)
-        if mode == "meters" and reply.get("ok"):
+        if mode == "meters" and "observation" in reply:
             reply["observation"]["resources"]["usage"]["machine_transitions"] += 1
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
