@@ -55,8 +55,14 @@ def transcript(sem: dict[str, Any]) -> str:
 
 
 def meter_figures(obs: dict[str, Any]) -> dict[str, int]:
-    usage = (obs.get("resources") or {}).get("usage") or {}
-    return {f: usage[f] for f in METER_FIGURES.values() if isinstance(usage.get(f), int)}
+    """The meter figures a member vouches for: a run that says its machine-transition count
+    strayed from its meter model (``resources.meter_exact: false``) offers the others only."""
+    resources = obs.get("resources") or {}
+    usage = resources.get("usage") or {}
+    figures = {f: usage[f] for f in METER_FIGURES.values() if isinstance(usage.get(f), int)}
+    if resources.get("meter_exact") is False:
+        figures.pop("machine_transitions", None)
+    return figures
 
 
 def project(obs: dict[str, Any]) -> dict[str, Any]:
@@ -285,7 +291,8 @@ def _one_sided(member: str, observations: dict[str, dict[str, Any]],
     limit_value = ((obs.get("resources") or {}).get("limits") or {}).get(f"{limit}-limit")
     if limit_value is None:
         limit_value = meter_figures(obs).get(figure)
-    others = {m: meter_figures(observations[m]).get(figure) for m in answered}
+    others = {m: ((observations[m].get("resources") or {}).get("usage") or {}).get(figure)
+              for m in answered}
     if limit_value is None or any(v is None or v > FAR_WITHIN * limit_value
                                   for v in others.values()):
         return None

@@ -214,3 +214,29 @@ def test_a_timeout_is_rerun_with_a_longer_clock_before_it_counts(tmp_path, capsy
     fault = r["details"]["evidence"]["faulted"][0]
     assert fault["kind"] == "timeout" and "a second time" in fault["message"]
     assert "3 s" in fault["message"]
+
+
+def test_a_run_that_disowns_its_transition_count_compares_the_other_figures():
+    inexact = obs(transitions=51)
+    inexact["resources"]["meter_exact"] = False
+    assert judge({"tree": obs(transitions=50), "vm": inexact}, MODELS).kind == "agree"
+    inexact["resources"]["usage"]["tokens"] = 6
+    v = judge({"tree": obs(transitions=50), "vm": inexact}, MODELS)
+    assert v.kind == "disagree" and v.divergence["values"]["vm"] == {"tokens": 6}
+
+
+@pytest.mark.parametrize("source", [
+    "(+ 1 2)", "(list 1 (car 1))", "(guard (e (#t 'caught)) (list (car 1) 2))",
+    "(+ 1 (call/cc (lambda (k) (list (k 5) 2))))",
+    "(define (f n) (if (= n 0) 0 (+ 1 (f (- n 1))))) (f 10001)",
+    "(define (loop i acc) (if (= i 0) acc (loop (- i 1) (cons i acc)))) (length (loop 50 '()))",
+])
+def test_tree_and_vm_count_alike_wherever_the_vm_vouches_for_its_count(source):
+    from implementations import registry
+    from implementations.lispex.run import evaluate
+
+    tree, vm = (evaluate(source.encode(), registry.load(i)).to_json() for i in ("tree", "vm"))
+    if vm["resources"].get("meter_exact") is False:
+        assert "meter_exact" not in tree["resources"]  # the tree never overpays
+        return
+    assert tree["resources"]["usage"] == vm["resources"]["usage"]
