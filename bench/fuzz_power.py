@@ -59,6 +59,7 @@ class Outcome:
     healthy_agrees: bool | None
     programs: int | None
     note: str = ""
+    minimized: str | None = None
 
 
 def court_toml(bug: str, impl: str) -> str:
@@ -111,7 +112,7 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
         agrees = healthy_agrees(d, found[0], record.get("input"))
         return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, True,
                        elapsed * (1 - reducing), len(text), len(parse(text)),
-                       record["signature"]["kind"], agrees, programs)
+                       record["signature"]["kind"], agrees, programs, minimized=text)
 
 
 def healthy_agrees(d: Path, program: Path, input_text: str | None) -> bool:
@@ -184,6 +185,9 @@ def main() -> int:
     survivors = [r.bug for r in rows if not (r.found and r.healthy_agrees)]
     if survivors:
         print("survived: " + ", ".join(survivors))
+    for r in rows:
+        if r.found and not r.healthy_agrees:
+            print(f"{r.bug}: the healthy all-four disagrees too on {r.minimized!r}")
     if args.json:
         Path(args.json).write_text(json.dumps([r.__dict__ for r in rows], indent=1) + "\n")
     return 0
