@@ -44,6 +44,10 @@ class Product:
     command: list[str] = field(default_factory=list)
     input_args: list[str] = field(default_factory=list)
     origin: str = "builtin"  # where the manifest came from
+    # Members of one meter model count every meter identically, so between them the resource
+    # outcome and the meter figures are normative. None: this product shares its meters with
+    # nobody (the default for a foreign product that names none).
+    meter_model: str | None = None
 
     def route(self) -> str:
         if self.worker_module:
@@ -85,15 +89,19 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> 
         raise ConfigError(f"{origin}: product {pid}: input must be a list of strings")
     if not data.get("worker_module") and not command:
         raise ConfigError(f"{origin}: product {pid}: needs a command")
+    meter_model = data.get("meter_model")
+    if meter_model is not None and (not isinstance(meter_model, str) or not meter_model):
+        raise ConfigError(f"{origin}: product {pid}: meter_model must be a non-empty string")
     known = {"id", "title", "family", "version", "protocol", "worker_module", "impl", "command",
-             "input"}
+             "input", "meter_model"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{origin}: product {pid}: unknown keys {sorted(unknown)}")
     return Product(id=pid, title=data.get("title", pid), protocol=protocol,
                    family=data.get("family", "foreign"), version=str(data.get("version", "")),
                    worker_module=data.get("worker_module"), impl=data.get("impl"),
-                   command=list(command), input_args=list(input_args), origin=origin)
+                   command=list(command), input_args=list(input_args), origin=origin,
+                   meter_model=meter_model)
 
 
 def builtin_products() -> dict[str, Product]:
@@ -169,6 +177,9 @@ class Resolution:
     @property
     def available(self) -> bool:
         return not self.missing
+
+    def meter_models(self) -> dict[str, str | None]:
+        return {m: p.meter_model for m, p in self.products.items()}
 
 
 def resolve(config: Config, court: str | None = None, impls: list[str] | None = None, *,

@@ -31,4 +31,6 @@ def result_json(court: str, case: Any, faults: list) -> dict[str, Any]:
         out["reasons"] = v.reasons
     if v.suspect:
         out["suspect"] = v.suspect
+    if v.evidence:
+        out["evidence"] = v.evidence
     return out

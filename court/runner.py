@@ -20,9 +20,19 @@ from .corpus import Case, normative
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
 from .supervisor import Limits
-from .verdict import Verdict
+from .verdict import FINDING_KINDS, Verdict
 
-OUTCOMES = ("agree", "disagree", "not-comparable", "expectation-broken", "infrastructure-error")
+OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
+            "expectation-broken", "infrastructure-error")
+# Outcomes that fail a run whatever the flags; --strict adds not-comparable and
+# infrastructure-error.
+FAILURES = ("disagree", "one-sided-limit", "member-fault", "expectation-broken")
+
+
+def failed(outcomes: dict[str, int]) -> bool:
+    """Whether a report's outcome counts fail the run (a report from before the finding kinds
+    existed simply has none of them)."""
+    return any(outcomes.get(k, 0) for k in FAILURES)
 
 
 def shard_of(case_id: str, n: int) -> int:
@@ -79,10 +89,12 @@ def classify(case: Case, result: CaseResult) -> CaseRecord:
     infra = any(o["semantic"]["status"] == "infrastructure-error"
                 for o in result.observations.values())
     diffs = expectation_differences(case, result.observations)
+    if v.kind in FINDING_KINDS:
+        # A finding is the case's outcome even beside a fault: the members that answered
+        # disagree, or a member failed where the others answered.
+        return CaseRecord(case, result, v.kind, diffs)
     if infra:
         return CaseRecord(case, result, "infrastructure-error", diffs)
-    if v.kind == "disagree":
-        return CaseRecord(case, result, "disagree", diffs)
     if diffs:
         return CaseRecord(case, result, "expectation-broken", diffs)
     if v.kind == "not-comparable" and case.expectation is not None and len(v.factions) == 1:
@@ -125,7 +137,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
                     records.append(record)
                 if on_record:
                     on_record(record)
-                if fail_fast and record.outcome in ("disagree", "expectation-broken"):
+                if fail_fast and record.outcome in FAILURES:
                     stop.set()
         finally:
             session.close()

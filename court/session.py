@@ -2,22 +2,29 @@
 
 Members of one case run at the same time on separate workers when ``jobs`` allows it, otherwise
 one after another; either way each sees the same source, input and limits. A disagreement is run
-once more to confirm it before it is reported.
+once more to confirm it before it is reported. A member that timed out while the others answered
+is run once more with a longer wall clock before it counts; a member that reached a limit the
+others finished far within is run once more with a raised budget, and the verdict records what
+that showed.
 """
 
 from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .adapters import ONESHOT
 from .products import Resolution
 from .supervisor import Fault, Limits, WorkerProcess
-from .verdict import Verdict, judge
+from .verdict import Verdict, judge, project
 
 OBSERVATION_SCHEMA = "lispex.court-observation/v1"
+# A re-run with a raised budget gets this many times the meter limits the member ran out of ...
+BUDGET_FACTOR = 10
+# ... and, like a re-run after a timeout, this many times the wall clock.
+WALL_FACTOR = 3
 
 
 class InputRejected(Exception):
@@ -118,15 +125,106 @@ class CourtSession:
             return {m: f.result() for m, f in futures.items()}
         return {m: self.run_member(m, source, input_text, filename) for m in members}
 
+    def run_with(self, limits: Limits, member: str, source: bytes, input_text: str | None,
+                 filename: str) -> dict[str, Any]:
+        """Run one member under other limits (a re-run), then put the session's back."""
+        saved, worker = self.limits, self.workers.get(member)
+        saved_worker = worker.limits if worker else None
+        self.limits = limits
+        if worker:
+            worker.limits = limits
+        try:
+            return self.run_member(member, source, input_text, filename)
+        finally:
+            self.limits = saved
+            if worker:
+                worker.limits = saved_worker  # type: ignore[assignment]
+
+    def judge(self, observations: dict[str, dict[str, Any]]) -> Verdict:
+        return judge(observations, self.resolution.meter_models())
+
+    def _rerun_timeouts(self, observations: dict[str, dict[str, Any]], source: bytes,
+                        input_text: str | None, filename: str) -> None:
+        """A wall-clock timeout may be the machine's load: run the member once more with a
+        longer clock. Its new observation replaces the old; a second timeout says so."""
+        answered = [m for m, o in observations.items()
+                    if o["semantic"]["status"] != "infrastructure-error"]
+        if not answered:
+            return
+        longer = replace(self.limits, timeout=self.limits.timeout * WALL_FACTOR)
+        for m, o in list(observations.items()):
+            if not any(f["kind"] == "timeout" for f in o.get("faults", [])):
+                continue
+            again = self.run_with(longer, m, source, input_text, filename)
+            for f in again.get("faults", []):
+                if f["kind"] == "timeout":
+                    f["message"] += (f" (a second time: the re-run with {longer.timeout:g} s "
+                                     "timed out too)")
+            observations[m] = again
+
+    def _rerun_limited(self, verdict: Verdict, observations: dict[str, dict[str, Any]],
+                       source: bytes, input_text: str | None, filename: str) -> Verdict:
+        """Re-run each member of a one-sided limit with a raised budget. If every one of them
+        then finishes with the others' result, its meters merely count more than the others'
+        (they are of other meter models): not a finding. Otherwise the one-sided limit stands
+        with what the re-run showed."""
+        assert verdict.evidence is not None
+        answered = [m for m, o in observations.items() if o["semantic"]["status"] != "resource"]
+        reference = project(observations[answered[0]])
+        axes = [a for a in verdict.axes if a in reference and a not in ("resource_outcome",
+                                                                        "meters")]
+        explained = True
+        for entry in verdict.evidence["limited"]:
+            obs = observations[entry["member"]]
+            if entry["limit_value"] is None:
+                entry["rerun"] = {"ran": False, "why": "the recursion limit is fixed by the "
+                                  "language, the same for every member; it cannot be raised"}
+                explained = False
+                continue
+            ran = (obs.get("resources") or {}).get("limits") or {}
+            raised = {k.removesuffix("-limit"): v * BUDGET_FACTOR for k, v in ran.items()}
+            for k, v in (self.limits.meter_limits or {}).items():
+                raised.setdefault(k, v * BUDGET_FACTOR)
+            limits = replace(self.limits, timeout=self.limits.timeout * WALL_FACTOR,
+                             meter_limits=raised)
+            again = self.run_with(limits, entry["member"], source, input_text, filename)
+            sem = again["semantic"]
+            proj = project(again)
+            same = sem["status"] not in ("resource", "infrastructure-error") and \
+                all(proj[a] == reference[a] for a in axes)
+            rerun: dict[str, Any] = {"ran": True, "meter_limits": raised,
+                                     "timeout_seconds": limits.timeout, "status": sem["status"],
+                                     "resource_outcome": sem.get("resource_outcome"),
+                                     "usage": proj["meters"], "agrees_with_others": same}
+            if again.get("faults"):
+                rerun["faults"] = again["faults"]
+            entry["rerun"] = rerun
+            explained = explained and same
+        if explained:
+            verdict.kind = "not-comparable"
+            verdict.reasons.append(
+                f"with a raised budget (x{BUDGET_FACTOR}) every member that reached a limit "
+                "finished with the others' result: its meters count more (another meter model)")
+        else:
+            verdict.confirmed = True
+        return verdict
+
     def run_case(self, source: bytes, input_text: str | None = None,
                  filename: str = "program.lspx", confirm: bool = True) -> CaseResult:
+        """One case on every member. With ``confirm`` (the default) a disagreement is run again,
+        a timeout once more with a longer clock, a one-sided limit with a raised budget; without
+        it (a reducer's many trials) the first verdict stands."""
         t0 = time.perf_counter()
         observations = self.run_members(source, input_text, filename)
-        verdict = judge(observations)
+        if confirm:
+            self._rerun_timeouts(observations, source, input_text, filename)
+        verdict = self.judge(observations)
         first = None
+        if confirm and verdict.kind == "one-sided-limit":
+            verdict = self._rerun_limited(verdict, observations, source, input_text, filename)
         if confirm and verdict.kind == "disagree":
             again = self.run_members(source, input_text, filename)
-            second = judge(again)
+            second = self.judge(again)
             first = observations
             if second.signature() == verdict.signature():
                 verdict.confirmed = True

@@ -1,8 +1,22 @@
 """Comparison: normative projections, factions and the verdict.
 
-Normative axes must be equal for `agree`; messages, resources and product ids are evidence only.
-A member that hit a resource limit, timed out, crashed or could not run makes the case
-`not-comparable` (never a disagreement), and the reason is named.
+Normative axes must be equal for `agree`. Between members of one meter model (tree and vm count
+machine transitions identically) the resource outcome and the meter figures are normative too;
+across meter models they are evidence. Messages, times and product ids are always evidence.
+
+The verdict kinds, most serious first:
+
+- ``disagree``: members that answered differ on a normative axis;
+- ``member-fault``: a member crashed, broke the protocol, failed to build, ran out of memory or
+  timed out (twice) while the others answered;
+- ``one-sided-limit``: some members reached a limit while the others finished far within it
+  (the session re-runs them with a raised budget and records what that showed);
+- ``not-comparable``: no member has a result to compare with another (every member faulted or
+  reached a limit, or the others came close to the limit too), or a divergence did not
+  reproduce; the reason is named;
+- ``agree``.
+
+The first three are findings (``FINDING_KINDS``): `court run` fails on them, `court fuzz` keeps them.
 """
 
 from __future__ import annotations
@@ -11,9 +25,25 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-# In the order a divergence is reported: the first axis on which members differ.
+# In the order a divergence is reported: the first axis on which members differ. The last two
+# (MODEL_AXES) are compared only between members of the same meter model.
 AXES = ("status", "exit_status", "stdout", "values", "transcript", "warnings",
-        "diagnostic_code", "diagnostic_phase", "diagnostic_span")
+        "diagnostic_code", "diagnostic_phase", "diagnostic_span", "resource_outcome", "meters")
+MODEL_AXES = ("resource_outcome", "meters")
+SEMANTIC_AXES = tuple(a for a in AXES if a not in MODEL_AXES)
+
+KINDS = ("agree", "disagree", "member-fault", "one-sided-limit", "not-comparable")
+FINDING_KINDS = ("disagree", "one-sided-limit", "member-fault")
+
+# The meter figures an observation's resources.usage carries, and the limit each belongs to.
+METER_FIGURES = {"frontend-transition": "frontend_transitions", "token": "tokens",
+                 "normalization-step": "normalization_steps",
+                 "machine-transition": "machine_transitions", "output-byte": "output_bytes"}
+# "Far within" a limit: the members that finished used at most this share of it.
+FAR_WITHIN = 0.1
+# Faults that make a member-fault finding when the others answered. `cancelled` (an MCP client
+# gave up) and `cleanup` are the harness's business, not the member's.
+MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout")
 
 
 def transcript(sem: dict[str, Any]) -> str:
@@ -22,6 +52,17 @@ def transcript(sem: dict[str, Any]) -> str:
         return sem["transcript"]
     values = sem.get("values") or []
     return (sem.get("stdout") or "") + "".join(v + "\n" for v in values)
+
+
+def meter_figures(obs: dict[str, Any]) -> dict[str, int]:
+    """The meter figures a member vouches for: a run that says its machine-transition count
+    strayed from its meter model (``resources.meter_exact: false``) offers the others only."""
+    resources = obs.get("resources") or {}
+    usage = resources.get("usage") or {}
+    figures = {f: usage[f] for f in METER_FIGURES.values() if isinstance(usage.get(f), int)}
+    if resources.get("meter_exact") is False:
+        figures.pop("machine_transitions", None)
+    return figures
 
 
 def project(obs: dict[str, Any]) -> dict[str, Any]:
@@ -40,14 +81,17 @@ def project(obs: dict[str, Any]) -> dict[str, Any]:
         "diagnostic_code": diag["code"] if diag else None,
         "diagnostic_phase": diag.get("phase") if diag else None,
         "diagnostic_span": span,
+        "resource_outcome": sem.get("resource_outcome") or {"status": "unknown"},
+        "meters": meter_figures(obs),
     }
 
 
 def compared_axes(observations: dict[str, dict[str, Any]]) -> list[str]:
+    """The semantic axes compared between any two members (model axes come on top)."""
     skip: set[str] = set()
     for obs in observations.values():
         skip.update(obs.get("uncomparable_axes") or [])
-    axes = [a for a in AXES if a not in skip]
+    axes = [a for a in SEMANTIC_AXES if a not in skip]
     if not skip:
         axes.remove("transcript")  # implied by stdout and values when both are comparable
     return axes
@@ -55,7 +99,7 @@ def compared_axes(observations: dict[str, dict[str, Any]]) -> list[str]:
 
 @dataclass
 class Verdict:
-    kind: str  # agree | disagree | not-comparable
+    kind: str  # one of KINDS
     factions: list[list[str]]
     axes: list[str]
     divergence: dict[str, Any] | None = None
@@ -63,13 +107,26 @@ class Verdict:
     suspect: dict[str, Any] | None = None
     uncompared_axes: list[str] = field(default_factory=list)
     confirmed: bool | None = None
+    # For one-sided-limit and member-fault: which member, what limit or fault, the others' figures
+    # and what a re-run showed.
+    evidence: dict[str, Any] | None = None
+
+    @property
+    def finding(self) -> bool:
+        return self.kind in FINDING_KINDS
 
     def signature(self) -> tuple:
         """What identifies this divergence across runs: kind, axis, codes per faction."""
-        if self.kind != "disagree" or not self.divergence:
-            return (self.kind,)
-        return (self.kind, self.divergence["axis"],
-                json.dumps(self.divergence["values"], sort_keys=True))
+        if self.kind == "disagree" and self.divergence:
+            return (self.kind, self.divergence["axis"],
+                    json.dumps(self.divergence["values"], sort_keys=True))
+        if self.kind == "one-sided-limit" and self.evidence:
+            return (self.kind, json.dumps([[e["member"], e["limit"]]
+                                           for e in self.evidence["limited"]]))
+        if self.kind == "member-fault" and self.evidence:
+            return (self.kind, json.dumps([[e["member"], e["kind"]]
+                                           for e in self.evidence["faulted"]]))
+        return (self.kind,)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "factions": self.factions,
@@ -82,6 +139,8 @@ class Verdict:
             out["suspect"] = self.suspect
         if self.confirmed is not None:
             out["confirmed"] = self.confirmed
+        if self.evidence:
+            out["evidence"] = self.evidence
         return out
 
 
@@ -89,33 +148,190 @@ def _key(proj: dict[str, Any], axes: list[str]) -> str:
     return json.dumps([proj[a] for a in axes], sort_keys=True)
 
 
-def judge(observations: dict[str, dict[str, Any]]) -> Verdict:
-    axes = compared_axes(observations)
-    uncompared = [a for a in AXES if a not in axes and a != "transcript"]
-    projections = {m: project(o) for m, o in observations.items()}
+def _first_axis(projections: dict[str, dict[str, Any]], members: list[str],
+                axes: list[str]) -> str | None:
+    for a in axes:
+        if len({json.dumps(projections[m][a], sort_keys=True) for m in members}) > 1:
+            return a
+    return None
+
+
+def _model_groups(members: list[str], models: dict[str, str | None]) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = {}
-    for m, p in projections.items():
-        groups.setdefault(_key(p, axes), []).append(m)
-    factions = sorted(groups.values(), key=lambda g: -len(g))
+    for m in members:
+        if models.get(m):
+            groups.setdefault(models[m], []).append(m)  # type: ignore[index]
+    return {k: g for k, g in groups.items() if len(g) > 1}
+
+
+def _model_axes(projections: dict[str, dict[str, Any]], group: list[str]) -> list[str]:
+    """Model axes a group can compare: meters only over the figures every member reports."""
+    common = set.intersection(*(set(projections[m]["meters"]) for m in group))
+    for m in group:
+        projections[m]["meters"] = {f: projections[m]["meters"][f] for f in sorted(common)}
+    return ["resource_outcome", "meters"] if common else ["resource_outcome"]
+
+
+def _limit_of(obs: dict[str, Any]) -> str:
+    outcome = obs["semantic"].get("resource_outcome") or {}
+    return outcome.get("limit") or \
+        ((obs["semantic"].get("diagnostics") or [{}])[0].get("code") or "unknown")
+
+
+def _fault_of(obs: dict[str, Any]) -> dict[str, str]:
+    faults = obs.get("faults") or [{"kind": "unknown", "message": "no fault recorded"}]
+    return next((f for f in faults if f["kind"] in MEMBER_FAULTS), faults[0])
+
+
+def judge(observations: dict[str, dict[str, Any]],
+          meter_models: dict[str, str | None] | None = None) -> Verdict:
+    """The verdict on one case. ``meter_models`` maps members to their manifest's meter model
+    (None: the member shares its meters with nobody)."""
+    models = meter_models or {}
+    axes = compared_axes(observations)
+    uncompared = [a for a in SEMANTIC_AXES if a not in axes and a != "transcript"]
+    projections = {m: project(o) for m, o in observations.items()}
+    status = {m: o["semantic"]["status"] for m, o in observations.items()}
+    faulted = [m for m in observations if status[m] == "infrastructure-error"]
+    limited = [m for m in observations if status[m] == "resource"]
+    answered = [m for m in observations if m not in faulted and m not in limited]
+    groups = _model_groups([m for m in observations if m not in faulted], models)
+    group_axes = {g: _model_axes(projections, members) for g, members in groups.items()}
+
+    # Factions: the semantic projection, refined by the model axes inside a split model group.
+    split: dict[str, str] = {}  # member -> its model, for members of a model group that differ
+    for g, members in groups.items():
+        if len({_key(projections[m], axes + group_axes[g]) for m in members}) > 1:
+            split.update({m: g for m in members})
+    keys = {m: _key(projections[m], axes + (group_axes[split[m]] if m in split else []))
+            for m in observations}
+    by_key: dict[str, list[str]] = {}
+    for m in observations:
+        by_key.setdefault(keys[m], []).append(m)
+    factions = sorted(by_key.values(), key=lambda g: -len(g))
+
+    shown_axes = axes + list(MODEL_AXES if groups else ())
+
+    def verdict(kind: str, **kw: Any) -> Verdict:
+        return Verdict(kind, factions, shown_axes, uncompared_axes=uncompared, **kw)
+
     reasons = []
-    for m, o in observations.items():
-        status = o["semantic"]["status"]
-        if status == "infrastructure-error":
-            kinds = ", ".join(f["kind"] for f in o.get("faults", [])) or "unknown"
-            reasons.append(f"{m}: infrastructure error ({kinds})")
-        elif status == "resource":
-            outcome = o["semantic"].get("resource_outcome") or {}
-            what = outcome.get("limit") or (o["semantic"]["diagnostics"] or [{}])[0].get("code")
-            reasons.append(f"{m}: resource limit reached ({what or 'unknown'})")
-    if reasons:
-        return Verdict("not-comparable", factions, axes, reasons=reasons,
-                       uncompared_axes=uncompared)
-    if len(factions) == 1:
-        return Verdict("agree", factions, axes, uncompared_axes=uncompared)
-    axis = next(a for a in axes if len({json.dumps(p[a]) for p in projections.values()}) > 1)
-    divergence = {"axis": axis, "values": {m: p[axis] for m, p in projections.items()}}
-    return Verdict("disagree", factions, axes, divergence=divergence,
-                   suspect=_suspect(factions, len(observations)), uncompared_axes=uncompared)
+    for m in faulted:
+        kinds = ", ".join(f["kind"] for f in observations[m].get("faults", [])) or "unknown"
+        reasons.append(f"{m}: infrastructure error ({kinds})")
+    for m in limited:
+        reasons.append(f"{m}: resource limit reached ({_limit_of(observations[m])})")
+
+    # 1. Members that answered differ on a semantic axis, or members of one meter model differ
+    #    on any axis (a limit one of them reached is then the model's business, not an excuse).
+    axis = _first_axis(projections, answered, axes) if len(answered) > 1 else None
+    compared = answered
+    model = None
+    if axis is None:
+        for g, members in groups.items():
+            if members[0] in split:
+                axis = _first_axis(projections, members, axes + group_axes[g])
+                compared, model = members, g
+                break
+    if axis is not None:
+        divergence: dict[str, Any] = {"axis": axis,
+                                      "values": {m: projections[m][axis] for m in compared}}
+        if model:
+            divergence["meter_model"] = model
+        return verdict("disagree", divergence=divergence, reasons=reasons,
+                       suspect=_suspect(factions, len(observations)))
+
+    # 2. A member that could not answer while others did.
+    counted = [m for m in faulted if _fault_of(observations[m])["kind"] in MEMBER_FAULTS]
+    if counted and (answered or limited):
+        faulted_ev = []
+        for m in counted:
+            f = _fault_of(observations[m])
+            faulted_ev.append({"member": m, "kind": f["kind"], "message": f["message"]})
+        return verdict("member-fault", reasons=reasons,
+                       divergence={"axis": "status", "values": dict(status)},
+                       evidence={"faulted": faulted_ev, "answered": answered + limited})
+
+    # 3. A limit reached by some while the others finished far within it.
+    if limited and answered and not faulted:
+        entries = []
+        for m in limited:
+            entry = _one_sided(m, observations, answered)
+            if entry is None:
+                entries = []
+                break
+            entries.append(entry)
+        if entries:
+            outcomes = {m: projections[m]["resource_outcome"] for m in observations}
+            return verdict("one-sided-limit", reasons=reasons,
+                           divergence={"axis": "resource_outcome", "values": outcomes},
+                           evidence={"limited": entries})
+
+    # Members of a single meter model that all reached the same limit in the same way agree: for
+    # them the resource outcome is as normative as a value.
+    one_model = len(groups) == 1 and len(next(iter(groups.values()))) == len(observations)
+    if reasons and not (one_model and not faulted and len(factions) == 1):
+        return verdict("not-comparable", reasons=reasons)
+    return verdict("agree")
+
+
+def _one_sided(member: str, observations: dict[str, dict[str, Any]],
+               answered: list[str]) -> dict[str, Any] | None:
+    """The evidence that ``member`` reached a limit the others finished far within, or None
+    when some finisher came close (or reports no figure for that limit)."""
+    obs = observations[member]
+    limit = _limit_of(obs)
+    entry: dict[str, Any] = {"member": member, "limit": limit}
+    figure = METER_FIGURES.get(limit)
+    if figure is None:
+        # The recursion limit is the language's (10,000 non-tail calls), the same for every
+        # member and not a budget: finishing is all the others can show.
+        entry.update({"limit_value": None, "others_usage": {}})
+        return entry
+    limit_value = ((obs.get("resources") or {}).get("limits") or {}).get(f"{limit}-limit")
+    if limit_value is None:
+        limit_value = meter_figures(obs).get(figure)
+    others = {m: ((observations[m].get("resources") or {}).get("usage") or {}).get(figure)
+              for m in answered}
+    if limit_value is None or any(v is None or v > FAR_WITHIN * limit_value
+                                  for v in others.values()):
+        return None
+    entry.update({"limit_value": limit_value, "others_usage": others})
+    return entry
+
+
+def evidence_lines(evidence: dict[str, Any] | None) -> list[str]:
+    """The evidence of a one-sided limit or a member fault, one line per fact."""
+    if not evidence:
+        return []
+    out = []
+    for e in evidence.get("limited", []):
+        if e["limit_value"] is None:
+            out.append(f"{e['member']} reached the {e['limit']} while the others finished")
+        else:
+            used = ", ".join(f"{m} {n}" for m, n in e["others_usage"].items())
+            out.append(f"{e['member']} reached the {e['limit']} limit ({e['limit_value']}); "
+                       f"the others used {used}")
+        rerun = e.get("rerun") or {}
+        if rerun.get("ran"):
+            outcome = rerun.get("resource_outcome") or {}
+            what = outcome.get("limit") if outcome.get("status") == "limit-exceeded" else None
+            out.append(f"re-run with a raised budget ({rerun['timeout_seconds']:g} s, "
+                       f"limits x{_factor(e, rerun)}): {rerun['status']}"
+                       + (f" ({what})" if what else "")
+                       + ("; agrees with the others" if rerun["agrees_with_others"] else ""))
+        elif rerun:
+            out.append(f"not re-run: {rerun['why']}")
+    for f in evidence.get("faulted", []):
+        out.append(f"{f['member']}: {f['kind']}: {f['message']}")
+    if evidence.get("faulted"):
+        out.append(f"answered: {', '.join(evidence.get('answered', []))}")
+    return out
+
+
+def _factor(entry: dict[str, Any], rerun: dict[str, Any]) -> str:
+    raised = rerun.get("meter_limits", {}).get(entry["limit"])
+    return f"{raised // entry['limit_value']}" if raised and entry["limit_value"] else "?"
 
 
 def _suspect(factions: list[list[str]], n: int) -> dict[str, Any] | None:

@@ -130,7 +130,8 @@ COMPARE_RESULT = {
         "court": STR,
         "status": {"type": "string", "enum": ["completed", "unavailable", "timeout"]},
         "verdict": {"type": ["string", "null"],
-                    "enum": ["agree", "disagree", "not-comparable", None]},
+                    "enum": ["agree", "disagree", "one-sided-limit", "member-fault",
+                             "not-comparable", None]},
         "observations": {"type": "object", "additionalProperties": {
             "type": "object", "required": ["semantic", "resources", "products"],
             "properties": {"semantic": SEMANTIC, "resources": OBJECT, "products": PRODUCTS,
@@ -146,6 +147,7 @@ COMPARE_RESULT = {
         "wall_seconds": {"type": "number"},
         "reasons": STRINGS,
         "suspect": {"type": ["object", "null"]},
+        "evidence": OBJECT,
         "timeout_seconds": {"type": "number"},
     },
 }

@@ -35,7 +35,9 @@ DESCRIPTIONS = {
     "lispex_compare": (
         "Run a Lispex program on every member of a court (tree-rust = tree + vm, default; "
         "rust-topaz; all-four) under the same limits and compare them: verdict agree, "
-        "disagree (with the first differing axis and the factions) or not-comparable, with each "
+        "disagree (with the first differing axis and the factions), one-sided-limit or "
+        "member-fault (with evidence: which member, which limit or fault, a re-run) or "
+        "not-comparable, with each "
         "member's semantic result, resources and products. A disagreement is a successful "
         "call. A court with a member that cannot run answers status unavailable with "
         "missing_prerequisites and attempted_routes. Sends one progress notification per "

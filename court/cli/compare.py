@@ -12,6 +12,7 @@ from ..products import ConfigError, load_config, resolve
 from ..record import result_json, unavailable_result
 from ..session import CourtSession, InputRejected
 from ..supervisor import Limits
+from ..verdict import FINDING_KINDS
 from .eval import read_input, read_program
 from .render import make_term
 from .usage import UsageError, parse_limit
@@ -47,7 +48,7 @@ def exit_code(result: dict[str, Any], strict: bool) -> int:
     verdict = result["verdict"]
     if verdict == "agree":
         return EXIT_AGREE
-    if verdict == "disagree":
+    if verdict in FINDING_KINDS:
         return EXIT_DISAGREE
     return EXIT_DISAGREE if strict else EXIT_AGREE
 

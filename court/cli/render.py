@@ -19,7 +19,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "not-comparable": "bold yellow",
+from ..verdict import evidence_lines
+
+VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "one-sided-limit": "bold red",
+                 "member-fault": "bold red", "not-comparable": "bold yellow",
                  "unavailable": "bold magenta"}
 # Below this many columns the members table drops resources and product ids.
 WIDE_COLUMNS = 120
@@ -253,8 +256,10 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     if suspect:
         term.line(f"  guess (not certain): {suspect['member']} is the odd one out, "
                   f"{suspect['basis']}")
+    for ev in evidence_lines(result.get("evidence")):
+        term.line(f"  {ev}")
     div = result.get("divergence")
-    if div:
+    if div and verdict == "disagree":
         for t in divergence_lines(div, term.width):
             term.line(t)
 

@@ -19,7 +19,7 @@ from ..products import ConfigError, resolve
 from ..report import markdown
 from ..report.model import MergeError, build, merge
 from ..report.write import read_report, write_all
-from ..runner import CaseRecord, Interrupted, run_cases, select
+from ..runner import OUTCOMES, CaseRecord, Interrupted, failed, run_cases, select
 from .cluster import corpus_runner
 from .compare import config_from, limits_from
 from .failures import in_github_actions, print_failures, progress_bar, reproduce_argv
@@ -136,7 +136,7 @@ def run_run(args: argparse.Namespace) -> int:
                    reproduce={c.id: reproduce_argv(c, res, args) for c in cases})
     paths = write_all(report, Path(args.report_dir))
     print_failures(report, term)
-    print_summary(report, term.console)
+    print_summary(report, term)
     if in_github_actions():
         for a in markdown.annotations(report):
             print(a, flush=True)
@@ -144,7 +144,7 @@ def run_run(args: argparse.Namespace) -> int:
     if interrupted:
         return EXIT_INTERRUPTED
     o = report["summary"]["outcomes"]
-    if o["disagree"] or o["expectation-broken"]:
+    if failed(o):
         return EXIT_FAIL
     if o["not-comparable"] or o["infrastructure-error"]:
         if args.strict:
@@ -171,10 +171,10 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
                       f"{markdown._fmt_b(st['peak_rss_max_bytes'])}")
         return
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
-    for col in ("agree", "disagree", "not comparable", "expectation broken", "infra errors"):
+    for col in ("agree", "disagree", "one-sided limit", "member fault", "not comparable",
+                "expectation broken", "infra errors"):
         t.add_column(col, justify="right")
-    t.add_row(*(str(o.get(k, 0)) for k in ("agree", "disagree", "not-comparable",
-                                           "expectation-broken", "infrastructure-error")))
+    t.add_row(*(str(o.get(k, 0)) for k in OUTCOMES))
     term.console.print(t)
     m = Table(title="members")
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
@@ -255,7 +255,7 @@ def run_merge(args: argparse.Namespace) -> int:
     print_summary(merged, console)
     console.print(f"reports: {', '.join(str(p) for p in paths)}")
     o = merged["summary"]["outcomes"]
-    return EXIT_FAIL if o["disagree"] or o["expectation-broken"] else EXIT_OK
+    return EXIT_FAIL if failed(o) else EXIT_OK
 
 
 def run_replay(args: argparse.Namespace) -> int:

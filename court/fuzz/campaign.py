@@ -1,8 +1,8 @@
 """A fuzzing campaign: generated cases through a court, findings confirmed, minimised, saved.
 
-A finding is a confirmed disagreement (never a resource outcome or an infrastructure error),
-identified by its divergence signature: the kind, the first differing axis, and each member's
-status and diagnostic code. One finding per signature; signatures listed in the quarantine file
+A finding is a verdict of one of the FINDING_KINDS (a confirmed disagreement, a one-sided limit, a
+member fault), identified by its divergence signature: the kind, the first differing axis, and
+each member's status and diagnostic code (or fault kind). One finding per signature; signatures listed in the quarantine file
 are known and skipped.
 """
 
@@ -17,19 +17,21 @@ from pathlib import Path
 from typing import Any
 
 from ..session import CaseResult, CourtSession
+from ..verdict import FINDING_KINDS
 from .generate import Case
 from .reduce import reduce
 
 
 def signature(result: CaseResult) -> dict[str, Any] | None:
     v = result.verdict
-    if v.kind != "disagree" or not v.divergence:
+    if v.kind not in FINDING_KINDS or not v.divergence:
         return None
     codes = {}
     for m, o in sorted(result.observations.items()):
         sem = o["semantic"]
         diag = (sem.get("diagnostics") or [None])[0]
-        codes[m] = [sem["status"], diag["code"] if diag else None]
+        fault = (o.get("faults") or [None])[0]
+        codes[m] = [sem["status"], diag["code"] if diag else (fault["kind"] if fault else None)]
     return {"kind": v.kind, "axis": v.divergence["axis"], "codes": codes}
 
 
@@ -91,7 +93,7 @@ class Campaign:
         result = self.session.run_case(case.source.encode("utf-8"), case.input, "fuzz.lspx")
         s.eval_seconds += time.perf_counter() - t0
         kind = result.verdict.kind
-        if kind == "agree":
+        if kind not in FINDING_KINDS and kind != "not-comparable":
             s.agree += 1
             return None
         if kind == "not-comparable":

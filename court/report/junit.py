@@ -1,8 +1,9 @@
 """junit.xml: one testcase per case, in the shape common CI viewers read (the Ant/Jenkins JUnit
-schema): a disagreement or a broken expectation is a failure, an infrastructure error an error,
-not-comparable is skipped with its reason; product ids are suite properties. Each testcase names
-its program (``file=``); a failure's message names the axis and the two values; the suite's time
-is the run's wall time (cases run in parallel, so their sum would overstate it)."""
+schema): a disagreement, a one-sided limit or a broken expectation is a failure, a member fault or
+an infrastructure error an error, not-comparable is skipped with its reason; product ids are
+suite properties. Each testcase names its program (``file=``); a failure's message names the axis
+and the two values; the suite's time is the run's wall time (cases run in parallel, so their sum
+would overstate it)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import shlex
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from ..verdict import evidence_lines
 from . import text
+
+ERROR_OUTCOMES = ("member-fault", "infrastructure-error")
 
 
 def _case_time(c: dict[str, Any]) -> str:
@@ -19,9 +23,9 @@ def _case_time(c: dict[str, Any]) -> str:
 
 
 def _detail(c: dict[str, Any]) -> str:
-    lines = []
+    lines = evidence_lines(c.get("evidence"))
     div = c.get("divergence")
-    if div:
+    if div and not lines:
         lines.append(f"first divergence on {div['axis']}:")
         for m, v in div["values"].items():
             lines.append(f"  {m}: {json.dumps(v, ensure_ascii=False)}")
@@ -70,13 +74,16 @@ def message(c: dict[str, Any]) -> str:
             return text.truncate(f"{m}: {f['kind']}: {f['message']}", 300)
     if c.get("error"):
         return text.truncate(c["error"], 300)
+    facts = evidence_lines(c.get("evidence"))
+    if facts:
+        return text.truncate("; ".join(facts), 300)
     return "; ".join(c.get("reasons") or [c["outcome"]])
 
 
 def render(report: dict[str, Any]) -> bytes:
     cases = report["cases"]
     kinds = [c["outcome"] for c in cases]
-    errors = kinds.count("infrastructure-error")
+    errors = sum(kinds.count(k) for k in ERROR_OUTCOMES)
     skipped = kinds.count("not-comparable")
     failures = len(kinds) - kinds.count("agree") - errors - skipped
     total_time = report["run"].get("duration_seconds") or 0.0
@@ -105,7 +112,7 @@ def render(report: dict[str, Any]) -> bytes:
             continue
         if outcome == "not-comparable":
             ET.SubElement(tc, "skipped", message="; ".join(c.get("reasons") or ["not comparable"]))
-        elif outcome == "infrastructure-error":
+        elif outcome in ERROR_OUTCOMES:
             el = ET.SubElement(tc, "error", message=message(c), type=outcome)
             el.text = detail
         else:  # disagree, expectation-broken, and failure kinds added later

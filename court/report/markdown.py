@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..verdict import evidence_lines
 from . import text
 
 MAX_LISTED = 50
@@ -31,6 +32,9 @@ def one_line(c: dict[str, Any], esc: Callable[[str], str] = lambda t: t,
     truncated to ``n``), passed through ``esc`` (identity for a terminal, Markdown escaping for
     summary.md)."""
     outcome = esc(c["outcome"])
+    facts = evidence_lines(c.get("evidence"))
+    if facts:
+        return f"{outcome}: " + esc(text.truncate("; ".join(facts), n))
     if c.get("divergence"):
         d = c["divergence"]
         parts = ", ".join(f"{esc(m)} {esc(text.value(v, n))}" for m, v in d["values"].items())
@@ -54,10 +58,11 @@ def render(report: dict[str, Any]) -> str:
     if not run["complete"]:
         lines += ["**Incomplete run**: it was interrupted; the figures cover the cases that ran.",
                   ""]
-    lines += ["| cases | agree | disagree | not comparable | expectation broken | "
-              "infrastructure errors |",
-              "|---:|---:|---:|---:|---:|---:|",
-              f"| {s['cases']} | {o['agree']} | {o['disagree']} | {o['not-comparable']} | "
+    lines += ["| cases | agree | disagree | one-sided limit | member fault | not comparable | "
+              "expectation broken | infrastructure errors |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|",
+              f"| {s['cases']} | {o['agree']} | {o['disagree']} | {o.get('one-sided-limit', 0)} "
+              f"| {o.get('member-fault', 0)} | {o['not-comparable']} | "
               f"{o['expectation-broken']} | {o['infrastructure-error']} |", "",
               "| member | product id | cases | median wall | p95 wall | peak RSS (max) |",
               "|---|---|---:|---:|---:|---:|"]

@@ -52,6 +52,7 @@ def case_json(r: CaseRecord, reproduce: list[str] | None = None) -> dict[str, An
             "reasons": v.reasons,
             "suspect": v.suspect,
             "confirmed": v.confirmed,
+            "evidence": v.evidence,
             "wall_seconds": r.result.wall_seconds,
             "core_ir_id": r.result.core_ir_id(),
             "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults")

@@ -31,10 +31,13 @@ class Observation:
     products: dict[str, Any] = field(default_factory=dict)
     measurements: dict[str, Any] = field(default_factory=dict)
     faults: list[dict[str, Any]] = field(default_factory=list)
+    meter_exact: bool = True  # see Meter.exact
 
     def to_json(self) -> dict[str, Any]:
         resources: dict[str, Any] = {"usage": dict(self.usage), "limits": dict(self.limits),
                                      "profile": self.profile}
+        if not self.meter_exact:
+            resources["meter_exact"] = False
         resources.update(self.measurements)
         out = {
             "schema": SCHEMA,

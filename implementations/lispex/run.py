@@ -157,4 +157,5 @@ def evaluate(source: bytes, backend: Backend, *, filename: str = "program.lspx",
         obs.warnings = [make_diagnostic(code, catalog()[code].title, [], span)
                         for code, span in ctx.warnings]
         obs.usage = meter.usage()
+        obs.meter_exact = meter.exact
     return obs

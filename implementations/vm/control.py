@@ -254,6 +254,9 @@ class Control:
 
     def unwind(self, target: int, action: tuple, depth: int, handlers: Any) -> tuple:
         """Pop frames down to ``target``, running dynamic-wind ``after`` thunks on the way."""
+        # An escape (a guard taking a condition, a continuation) leaves the instructions it
+        # skips paid or unpaid where the tree interpreter would have charged otherwise.
+        self.meter.exact = False
         frames = self.frames
         while len(frames) > target + 1:
             fr = frames.pop()

@@ -358,6 +358,7 @@ class Machine(Control):
                                                                           handlers)
                         steps = self.steps
                 except LispexError as err:
+                    self.meter.exact = False  # the faulting instruction was paid in full
                     span = err.span if err.span is not None else st.site
                     # a slow path that failed may have counted applications of its own
                     self.steps = steps = max(steps, self.steps)
@@ -365,6 +366,9 @@ class Machine(Control):
                                                                  span, depth, handlers)
                     steps = self.steps
                     gfn = None
+        except ResourceExhausted:
+            self.meter.exact = False  # within one fused instruction of where the tree stops
+            raise
         finally:
             self.steps = steps
             self.settle()

@@ -69,12 +69,12 @@ def test_input_reaches_foreign_products(tmp_path, capsys, court_toml):
     assert {o["semantic"]["values"][0] for o in result["observations"].values()} == {"41"}
 
 
-def test_worker_that_dies_mid_case_is_infrastructure_error_only_for_it(tmp_path, court_toml):
+def test_worker_that_dies_mid_case_is_a_member_fault_only_for_it(tmp_path, court_toml):
     config = load_config(court_toml)
     res = resolve(config, "flaky")
     with CourtSession(res, Limits(timeout=5)) as session:
         first = session.run_case(b"(display 'die-now) 1")
-        assert first.verdict.kind == "not-comparable"
+        assert first.verdict.kind == "member-fault"
         assert first.observations["tree"]["semantic"]["status"] == "ok"
         fake = first.observations["fake"]
         assert fake["semantic"]["status"] == "infrastructure-error"
@@ -91,7 +91,8 @@ def test_hanging_worker_is_stopped_at_the_timeout(tmp_path, court_toml):
         case = session.run_case(b"'hang-now")
         fake = case.observations["fake"]
         assert fake["faults"][0]["kind"] == "timeout"
-        assert fake["resources"]["court_wall_seconds"] < 5
+        assert fake["resources"]["court_wall_seconds"] < 10  # the re-run's longer clock: 3 s
+        assert case.verdict.kind == "member-fault"
         assert session.run_case(b"(* 6 7)").verdict.kind == "agree"
 
 

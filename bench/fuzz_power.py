@@ -1,0 +1,197 @@
+"""The fuzzer's bug-finding power: each seeded bug of bench/seeded_bugs, alone, against
+`court fuzz`.
+
+For every bug the script writes a temporary court.toml declaring the buggy product (the
+implementation with that one bug, through bench/seeded_bugs/worker.py, in the meter model of the
+product it replaces) and a court that is `all-four` with that member replaced, then runs
+
+    court fuzz --court power --config TMP --seconds N --seed S --max-findings 1
+
+and prints a table: the bug, where it lives, found or not, seconds to the first finding (the
+campaign's wall time without the minimisation), the size of the minimised program, whether the
+healthy `all-four` agrees on that program (a finding the healthy court also makes is not the
+bug's), and the kill rate.
+
+    python bench/fuzz_power.py                        # every bug, 60 s each
+    python bench/fuzz_power.py --bugs remainder-sign,apply-drops-middle --seconds 20
+    python bench/fuzz_power.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.seeded_bugs.bugs import BUGS  # noqa: E402
+
+WORKER = ROOT / "bench" / "seeded_bugs" / "worker.py"
+ALL_FOUR = ("tree", "vm", "topaz-tree", "topaz-vm")
+
+
+def meter_model(impl: str) -> str:
+    from court.products import builtin_products
+
+    return builtin_products()[impl].meter_model or impl
+
+
+@dataclass
+class Outcome:
+    bug: str
+    where: str
+    family: str
+    found: bool
+    seconds: float | None
+    size_chars: int | None
+    forms: int | None
+    kind: str | None
+    healthy_agrees: bool | None
+    programs: int | None
+    note: str = ""
+    minimized: str | None = None
+
+
+def court_toml(bug: str, impl: str) -> str:
+    members = [f"seeded-{bug}" if m == impl else m for m in ALL_FOUR]
+    command = json.dumps([sys.executable, str(WORKER), "--bug", bug, "--impl", impl])
+    return (f'[products.seeded-{bug}]\ncommand = {command}\nprotocol = "court-worker/v1"\n'
+            f'meter_model = "{meter_model(impl)}"\n\n'
+            f"[courts.power]\nmembers = {json.dumps(members)}\n")
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = str(ROOT) + (os.pathsep + out["PYTHONPATH"]
+                                     if out.get("PYTHONPATH") else "")
+    return out
+
+
+def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
+            extra: list[str]) -> Outcome:
+    from court.fuzz.reduce import parse
+
+    bug = BUGS[name]
+    with tempfile.TemporaryDirectory(prefix="fuzz-power-") as tmp:
+        d = Path(tmp)
+        (d / "court.toml").write_text(court_toml(name, bug.impl))
+        save = d / "found"
+        argv = [sys.executable, "-m", "court.cli", "fuzz", "--court", "power",
+                "--config", str(d / "court.toml"), "--seconds", str(seconds),
+                "--seed", str(seed), "--max-findings", "1", "--save-dir", str(save),
+                "--quarantine", str(d / "none.toml"), "--reduce-seconds", str(reduce_seconds),
+                *extra]
+        t0 = time.perf_counter()
+        run = subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=d,
+                             timeout=seconds * 4 + reduce_seconds * 4 + 120)
+        wall = time.perf_counter() - t0
+        out = run.stdout
+        programs = _int(r"programs generated: (\d+)", out)
+        if run.returncode not in (0, 1):
+            return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, False, None, None,
+                           None, None, None, programs,
+                           f"court fuzz exited {run.returncode}: {run.stderr.strip()[-200:]}")
+        found = sorted(save.glob("fuzz-*.lspx"))
+        if not found:
+            return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, False, None, None,
+                           None, None, None, programs)
+        elapsed = _float(r"programs generated: \d+ in ([\d.]+) s", out) or wall
+        reducing = (_float(r"reducing (\d+)%", out) or 0.0) / 100
+        text = "".join(found[0].read_text("utf-8").splitlines(keepends=True)[1:])
+        record = json.loads(next(save.glob("*.finding.json")).read_text("utf-8"))
+        agrees = healthy_agrees(d, found[0], record.get("input"))
+        return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, True,
+                       elapsed * (1 - reducing), len(text), len(parse(text)),
+                       record["signature"]["kind"], agrees, programs, minimized=text)
+
+
+def healthy_agrees(d: Path, program: Path, input_text: str | None) -> bool:
+    argv = [sys.executable, "-m", "court.cli", "compare", str(program), "--court", "all-four",
+            "--json"]
+    if input_text is not None:
+        argv += ["--input", input_text]
+    run = subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=d, timeout=300)
+    try:
+        return json.loads(run.stdout)["verdict"] == "agree"
+    except (ValueError, KeyError):
+        return False
+
+
+def _int(pattern: str, text: str) -> int | None:
+    m = re.search(pattern, text)
+    return int(m.group(1)) if m else None
+
+
+def _float(pattern: str, text: str) -> float | None:
+    m = re.search(pattern, text)
+    return float(m.group(1)) if m else None
+
+
+def table(rows: list[Outcome]) -> str:
+    head = ("bug", "where", "family", "found", "s to find", "min chars", "forms", "kind",
+            "healthy agrees", "programs")
+    body = [(r.bug, r.where, r.family, "yes" if r.found and r.healthy_agrees else
+             ("no" if not r.found else "false"),
+             f"{r.seconds:.1f}" if r.seconds is not None else "-",
+             str(r.size_chars) if r.size_chars is not None else "-",
+             str(r.forms) if r.forms is not None else "-", r.kind or "-",
+             "-" if r.healthy_agrees is None else ("yes" if r.healthy_agrees else "NO"),
+             str(r.programs) if r.programs is not None else "-") for r in rows]
+    widths = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
+    lines = ["  ".join(x.ljust(w) for x, w in zip(head, widths, strict=True))]
+    lines += ["  ".join(x.ljust(w) for x, w in zip(row, widths, strict=True)) for row in body]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(prog="python bench/fuzz_power.py", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bugs", help="comma-separated bug names (default: all)")
+    p.add_argument("--seconds", type=float, default=60.0, help="fuzzing budget per bug")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--reduce-seconds", type=float, default=20.0)
+    p.add_argument("--list", action="store_true", help="list the bugs and exit")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    p.add_argument("fuzz_args", nargs="*", help="after --: more `court fuzz` arguments")
+    args = p.parse_args()
+    if args.list:
+        for b in BUGS.values():
+            print(f"{b.name:30} {b.impl:11} {b.where:24} {b.family:22} {b.what}")
+        return 0
+    names = [n for n in (args.bugs or "").split(",") if n] or list(BUGS)
+    unknown = [n for n in names if n not in BUGS]
+    if unknown:
+        p.error(f"unknown bugs: {', '.join(unknown)} (see --list)")
+    rows = []
+    for n in names:
+        row = run_one(n, args.seconds, args.seed, args.reduce_seconds, args.fuzz_args)
+        rows.append(row)
+        print(f"... {n}: {'found' if row.found else 'not found'} {row.note}", file=sys.stderr,
+              flush=True)
+    print(table(rows))
+    killed = sum(1 for r in rows if r.found and r.healthy_agrees)
+    print(f"\nkill rate: {killed} of {len(rows)} ({killed / len(rows):.0%}) within "
+          f"{args.seconds:g} s each, seed {args.seed}")
+    survivors = [r.bug for r in rows if not (r.found and r.healthy_agrees)]
+    if survivors:
+        print("survived: " + ", ".join(survivors))
+    for r in rows:
+        if r.found and not r.healthy_agrees:
+            print(f"{r.bug}: the healthy all-four disagrees too on {r.minimized!r}")
+    if args.json:
+        Path(args.json).write_text(json.dumps([r.__dict__ for r in rows], indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

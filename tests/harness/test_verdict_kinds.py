@@ -1,0 +1,242 @@
+"""The verdict kinds beyond agree/disagree: meter models, one-sided limits and member faults.
+
+Pure `judge` tests pin the rules on hand-made observations; the end-to-end tests run test-only
+products (tests/harness/fakes/meter_worker.py, fake_worker.py) through `court compare` and
+`court run`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from court.cli import main
+from court.verdict import FINDING_KINDS, judge
+
+FAKES = Path(__file__).resolve().parent / "fakes"
+LIMITS = {"machine-transition-limit": 10000, "token-limit": 100}
+MODELS = {"tree": "lispex-transitions/v1", "vm": "lispex-transitions/v1",
+          "topaz-tree": "topaz-tree/v1", "topaz-vm": "topaz-vm/v1"}
+
+
+def obs(status="ok", values=("3",), transitions=50, limit=None, faults=None):
+    sem = {"status": status, "values": list(values) if status == "ok" else [], "stdout": "",
+           "exit_status": {"ok": 0, "resource": 2, "infrastructure-error": None}[status],
+           "diagnostics": [], "warnings": [], "resource_outcome": {"status": "within-limits"}}
+    if status == "resource":
+        sem["diagnostics"] = [{"code": f"{limit}-limit", "phase": "resource", "span": None}]
+        sem["resource_outcome"] = {"status": "limit-exceeded", "limit": limit,
+                                   "code": f"{limit}-limit"}
+    o = {"semantic": sem, "resources": {"usage": {"tokens": 5, "machine_transitions": transitions},
+                                        "limits": dict(LIMITS)}}
+    if faults:
+        o["faults"] = faults
+        o["resources"] = {}
+        sem["resource_outcome"] = {"status": "unknown"}
+    return o
+
+
+def test_finding_kinds_are_exported():
+    assert FINDING_KINDS == ("disagree", "one-sided-limit", "member-fault")
+
+
+def test_meters_are_normative_inside_a_meter_model_only():
+    same = {"tree": obs(transitions=50), "vm": obs(transitions=51)}
+    v = judge(same, MODELS)
+    assert v.kind == "disagree"
+    assert v.divergence["axis"] == "meters"
+    assert v.divergence["values"] == {"tree": {"machine_transitions": 50, "tokens": 5},
+                                      "vm": {"machine_transitions": 51, "tokens": 5}}
+    assert v.divergence["meter_model"] == "lispex-transitions/v1"
+    assert judge(same).kind == "agree"  # without meter models, meters are evidence
+    other = {"tree": obs(transitions=50), "topaz-tree": obs(transitions=7)}
+    assert judge(other, MODELS).kind == "agree"
+
+
+def test_a_split_meter_model_refines_the_factions_only_for_its_members():
+    four = {"tree": obs(transitions=50), "vm": obs(transitions=49),
+            "topaz-tree": obs(transitions=7), "topaz-vm": obs(transitions=9)}
+    v = judge(four, MODELS)
+    assert v.kind == "disagree" and v.divergence["axis"] == "meters"
+    assert sorted(map(sorted, v.factions)) == [["topaz-tree", "topaz-vm"], ["tree"], ["vm"]]
+
+
+def test_a_limit_inside_a_meter_model_is_a_disagreement():
+    v = judge({"tree": obs("resource", limit="machine-transition", transitions=10000),
+               "vm": obs(transitions=50)}, MODELS)
+    assert v.kind == "disagree" and v.divergence["axis"] == "status"
+    both = {"tree": obs("resource", limit="machine-transition", transitions=10000),
+            "vm": obs("resource", limit="machine-transition", transitions=10000)}
+    assert judge(both, MODELS).kind == "agree"  # one model, the same resource outcome
+    assert judge(both).kind == "not-comparable"
+
+
+def test_one_sided_limit_needs_the_others_far_within_it():
+    far = {"tree": obs(transitions=50),
+           "topaz-vm": obs("resource", limit="machine-transition", transitions=10000)}
+    v = judge(far, MODELS)
+    assert v.kind == "one-sided-limit"
+    assert v.evidence == {"limited": [{"member": "topaz-vm", "limit": "machine-transition",
+                                       "limit_value": 10000,
+                                       "others_usage": {"tree": 50}}]}
+    assert v.divergence["axis"] == "resource_outcome"
+    close = copy.deepcopy(far)
+    close["tree"]["resources"]["usage"]["machine_transitions"] = 4000
+    v = judge(close, MODELS)
+    assert v.kind == "not-comparable"
+    assert v.reasons == ["topaz-vm: resource limit reached (machine-transition)"]
+
+
+def test_member_fault_when_the_others_answered():
+    crash = [{"kind": "crash", "message": "worker died"}]
+    v = judge({"tree": obs(), "vm": obs(), "fake": obs("infrastructure-error", faults=crash)},
+              MODELS)
+    assert v.kind == "member-fault"
+    assert v.evidence["faulted"] == [{"member": "fake", "kind": "crash",
+                                      "message": "worker died"}]
+    assert v.evidence["answered"] == ["tree", "vm"]
+    lone = judge({"tree": obs("infrastructure-error", faults=crash),
+                  "vm": obs("infrastructure-error", faults=crash)}, MODELS)
+    assert lone.kind == "not-comparable"
+    cancelled = [{"kind": "cancelled", "message": "client gave up"}]
+    assert judge({"tree": obs(), "vm": obs("infrastructure-error", faults=cancelled)},
+                 MODELS).kind == "not-comparable"
+
+
+def test_a_disagreement_among_those_that_answered_wins_over_a_fault():
+    crash = [{"kind": "crash", "message": "worker died"}]
+    v = judge({"tree": obs(values=("1",)), "vm": obs(values=("2",)),
+               "fake": obs("infrastructure-error", faults=crash)}, MODELS)
+    assert v.kind == "disagree" and v.divergence["axis"] == "values"
+    assert v.reasons == ["fake: infrastructure error (crash)"]
+
+
+def _config(tmp_path: Path, meter_model: str | None) -> Path:
+    model = f'meter_model = "{meter_model}"\n' if meter_model else ""
+    py = sys.executable
+    path = tmp_path / "court.toml"
+    path.write_text(f"""
+[products.looper]
+command = ["{py}", "{FAKES / 'meter_worker.py'}", "--mode", "loop"]
+{model}
+[products.meterbug]
+command = ["{py}", "{FAKES / 'meter_worker.py'}", "--mode", "meters"]
+{model}
+[products.fake]
+command = ["{py}", "{FAKES / 'fake_worker.py'}"]
+
+[courts.looping]
+members = ["tree", "looper"]
+[courts.metering]
+members = ["tree", "meterbug"]
+[courts.flaky]
+members = ["tree", "fake"]
+""")
+    return path
+
+
+def _compare(tmp_path, capsys, config, court, source, *extra):
+    program = tmp_path / "p.lspx"
+    program.write_text(source)
+    code = main(["compare", str(program), "--court", court, "--config", str(config), "--json",
+                 *extra])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_one_sided_limit_is_reported_with_the_rerun(tmp_path, capsys):
+    config = _config(tmp_path, None)
+    code, r = _compare(tmp_path, capsys, config, "looping", "(define (spin-here) 42)\n"
+                       "(spin-here)\n", "--limit", "machine-transition=20000")
+    assert r["verdict"] == "one-sided-limit", r
+    assert code == 1
+    [entry] = r["details"]["evidence"]["limited"]
+    assert entry["member"] == "looper" and entry["limit"] == "machine-transition"
+    assert entry["limit_value"] == 20000
+    assert entry["others_usage"]["tree"] < 2000
+    rerun = entry["rerun"]
+    assert rerun["ran"] and rerun["meter_limits"]["machine-transition"] == 200000
+    assert rerun["status"] == "resource" and rerun["agrees_with_others"] is False
+    assert r["details"]["confirmed"] is True
+
+
+def test_a_looping_member_of_the_same_meter_model_disagrees(tmp_path, capsys):
+    config = _config(tmp_path, "lispex-transitions/v1")
+    code, r = _compare(tmp_path, capsys, config, "looping", "(define (spin-here) 42)\n"
+                       "(spin-here)\n", "--limit", "machine-transition=20000")
+    assert (code, r["verdict"], r["divergence"]["axis"]) == (1, "disagree", "status")
+
+
+@pytest.mark.parametrize("model, verdict", [("lispex-transitions/v1", "disagree"),
+                                            (None, "agree")])
+def test_meter_divergence_between_members_of_one_model(tmp_path, capsys, model, verdict):
+    config = _config(tmp_path, model)
+    code, r = _compare(tmp_path, capsys, config, "metering", "(+ 1 2)\n")
+    assert r["verdict"] == verdict, r
+    if verdict == "disagree":
+        assert code == 1
+        assert r["divergence"]["axis"] == "meters"
+        values = r["divergence"]["values"]
+        assert values["meterbug"]["machine_transitions"] == \
+            values["tree"]["machine_transitions"] + 1
+        assert r["details"]["confirmed"] is True
+
+
+def test_a_crashing_member_is_a_member_fault_and_fails_the_run(tmp_path, capsys):
+    config = _config(tmp_path, None)
+    code, r = _compare(tmp_path, capsys, config, "flaky", "(display 'die-now)\n")
+    assert (code, r["verdict"]) == (1, "member-fault"), r
+    assert r["details"]["evidence"]["faulted"][0]["member"] == "fake"
+    assert r["details"]["evidence"]["faulted"][0]["kind"] == "crash"
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "dies.lspx").write_text("(display 'die-now)\n")
+    (corpus / "fine.lspx").write_text("(+ 1 2)\n")
+    reports = tmp_path / "reports"
+    code = main(["run", str(corpus), "--court", "flaky", "--config", str(config),
+                 "--report-dir", str(reports), "--jobs", "1"])
+    capsys.readouterr()
+    assert code == 1
+    report = json.loads((reports / "court-report.json").read_text())
+    outcomes = {c["id"]: c["outcome"] for c in report["cases"]}
+    assert outcomes == {"dies": "member-fault", "fine": "agree"}
+    assert report["summary"]["outcomes"]["member-fault"] == 1
+
+
+def test_a_timeout_is_rerun_with_a_longer_clock_before_it_counts(tmp_path, capsys):
+    config = _config(tmp_path, None)
+    code, r = _compare(tmp_path, capsys, config, "flaky", "(display 'hang-now)\n",
+                       "--timeout", "1")
+    assert (code, r["verdict"]) == (1, "member-fault"), r
+    fault = r["details"]["evidence"]["faulted"][0]
+    assert fault["kind"] == "timeout" and "a second time" in fault["message"]
+    assert "3 s" in fault["message"]
+
+
+def test_a_run_that_disowns_its_transition_count_compares_the_other_figures():
+    inexact = obs(transitions=51)
+    inexact["resources"]["meter_exact"] = False
+    assert judge({"tree": obs(transitions=50), "vm": inexact}, MODELS).kind == "agree"
+    inexact["resources"]["usage"]["tokens"] = 6
+    v = judge({"tree": obs(transitions=50), "vm": inexact}, MODELS)
+    assert v.kind == "disagree" and v.divergence["values"]["vm"] == {"tokens": 6}
+
+
+@pytest.mark.parametrize("source", [
+    "(+ 1 2)", "(list 1 (car 1))", "(guard (e (#t 'caught)) (list (car 1) 2))",
+    "(+ 1 (call/cc (lambda (k) (list (k 5) 2))))",
+    "(define (f n) (if (= n 0) 0 (+ 1 (f (- n 1))))) (f 10001)",
+    "(define (loop i acc) (if (= i 0) acc (loop (- i 1) (cons i acc)))) (length (loop 50 '()))",
+])
+def test_tree_and_vm_count_alike_wherever_the_vm_vouches_for_its_count(source):
+    from implementations import registry
+    from implementations.lispex.run import evaluate
+
+    tree, vm = (evaluate(source.encode(), registry.load(i)).to_json() for i in ("tree", "vm"))
+    if vm["resources"].get("meter_exact") is False:
+        assert "meter_exact" not in tree["resources"]  # the tree never overpays
+        return
+    assert tree["resources"]["usage"] == vm["resources"]["usage"]

@@ -1,0 +1,52 @@
+"""Every seeded bug of bench/fuzz_power.py changes what its implementation does on its own
+small witness program, so the benchmark's kill rate cannot be won by bugs that change nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.seeded_bugs.bugs import BACKENDS, BUGS, FAMILIES
+from court.verdict import project
+from implementations import registry
+from implementations.lispex.run import evaluate
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKER = ROOT / "bench" / "seeded_bugs" / "worker.py"
+
+
+def test_the_set_is_large_and_spread_out():
+    assert len(BUGS) >= 30
+    assert {b.impl for b in BUGS.values()} == set(BACKENDS)
+    assert {b.family for b in BUGS.values()} == set(FAMILIES)
+    kernel = {b.where.split()[1] for b in BUGS.values() if b.where.startswith("kernel")}
+    assert {"reader", "normalizer", "printer", "numbers", "primitives"} <= kernel
+
+
+@pytest.mark.parametrize("name", sorted(BUGS))
+def test_seeded_bug_changes_its_witness(name, tmp_path):
+    bug = BUGS[name]
+    witness = tmp_path / "witness.lspx"
+    witness.write_text(bug.witness + "\n")
+    healthy = evaluate(witness.read_bytes(), registry.load(bug.impl),
+                       filename="witness.lspx").to_json()
+    run = subprocess.run([sys.executable, str(WORKER), "--bug", name, "--impl", bug.impl,
+                          "--check", str(witness)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    buggy = json.loads(run.stdout)
+    if "crash" in buggy:  # the implementation breaks: a member fault in a court
+        return
+    before, after = project(healthy), project(buggy)
+    assert [a for a in before if before[a] != after[a]], (name, after)
+
+
+def test_the_launcher_refuses_a_bug_on_the_wrong_implementation():
+    name = next(iter(BUGS))
+    other = next(i for i in BACKENDS if i != BUGS[name].impl)
+    run = subprocess.run([sys.executable, str(WORKER), "--bug", name, "--impl", other],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and "is seeded into" in run.stderr
