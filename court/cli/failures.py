@@ -20,12 +20,16 @@ from rich.progress import (
 from rich.text import Text
 
 from ..report.markdown import failing
+from ..verdict import evidence_lines
 from .render import Term, divergence_lines, elide, fit_text
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
 DEFAULT_TIMEOUT, DEFAULT_MEMORY_MIB = 10.0, 2048
 OUTCOME_STYLE = {"disagree": "bold red", "expectation-broken": "bold red",
+                 "one-sided-limit": "bold red", "member-fault": "bold red",
                  "infrastructure-error": "bold magenta"}
+# Outcomes whose story is a fault of some member: its kind and message lead the section.
+FAULT_OUTCOMES = ("infrastructure-error", "member-fault")
 
 
 def in_github_actions() -> bool:
@@ -112,8 +116,9 @@ def _infrastructure_lines(c: dict[str, Any], width: int) -> list[Text]:
 
 def case_lines(c: dict[str, Any], width: int) -> list[Text]:
     lines: list[Text] = []
-    if c["outcome"] == "infrastructure-error" or c.get("error"):
+    if c["outcome"] in FAULT_OUTCOMES or c.get("error"):
         lines += _infrastructure_lines(c, width)
+    lines += [fit_text(Text(e), width) for e in evidence_lines(c.get("evidence"))]
     if c.get("divergence"):
         lines += divergence_lines(c["divergence"], width)
         factions = c.get("factions") or []
