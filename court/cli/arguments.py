@@ -7,6 +7,18 @@ import argparse
 from typing import Any
 
 FUZZ_PROFILE = "lispex-generated-11088/v1"
+TIMEOUT_HELP = ("wall-clock safety net in seconds per member per case (default 60); the meters "
+                "(--profile, --limit) are the limit")
+
+RUN_EPILOG = """exit status:
+  0    every selected case was run and judged, and none failed
+  1    a disagreement or a broken expectation (with --strict: also not-comparable)
+  2    usage error: a bad option, file, case or court.toml; nothing was run
+  3    the harness failed: an infrastructure error in some case, an unavailable court,
+       reports that could not be written, or totals that do not add up
+  5    no case selected: the filter or shard matched nothing, or the corpus is empty
+  130  interrupted by SIGINT (Ctrl-C); 143 by SIGTERM. Reports are written, marked
+       incomplete, with the case in flight `interrupted` and the rest `not-run`"""
 
 
 def add_compare(p: argparse.ArgumentParser) -> None:
@@ -20,9 +32,9 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="resource profile id")
     p.add_argument("--limit", action="append", default=[], metavar="AXIS=N",
                    help="override one meter limit (repeatable)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member (default 10)")
+    p.add_argument("--timeout", type=float, default=None, help=TIMEOUT_HELP)
     p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
-                   help="address-space limit per worker in MiB (default 2048)")
+                   help="address-space limit per worker in MiB (64..1048576, default 2048)")
     p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
     p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -39,13 +51,15 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--filter", metavar="GLOB", help="only case ids matching GLOB")
     p.add_argument("--profile", help="resource profile id")
     p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member per case")
-    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB")
+    p.add_argument("--timeout", type=float, default=None, help=TIMEOUT_HELP)
+    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                   help="address-space limit per worker in MiB (64..1048576, default 2048)")
     p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
 
 
 def add_corpus_commands(sub: Any) -> None:
-    r = sub.add_parser("run", help="run a corpus on a court and write reports")
+    r = sub.add_parser("run", help="run a corpus on a court and write reports",
+                       epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_common(r)
     r.add_argument("--shard", metavar="K/N", help="run the K-th of N stable slices")
     r.add_argument("--report-dir", default="reports", help="where reports go (default reports/)")

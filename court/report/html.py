@@ -9,7 +9,7 @@ from html import escape
 from typing import Any
 
 from . import svg
-from .markdown import failing
+from .markdown import failing, unfinished
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
@@ -75,8 +75,8 @@ def render(report: dict[str, Any]) -> str:
         f"</td><td>{_diff(c)}</td></tr>" for c in bad[:200])
     ids = "".join(f"<tr><td>{escape(p['id'])}</td><td><code>{escape(p.get('product_id') or '-')}"
                   f"</code></td></tr>" for p in report["products"])
-    status = ("<p class='warn'>Incomplete run: it was interrupted.</p>"
-              if not run["complete"] else "")
+    status = ("<p class='warn'>Incomplete run: it stopped before every case was judged"
+              f"{escape(unfinished(o))}.</p>" if not run["complete"] else "")
     verdict_cls = "agree" if not bad else "bad"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Lispex Court report: {escape(run['court'])}
@@ -84,7 +84,7 @@ def render(report: dict[str, Any]) -> str:
 <h1>Lispex Court: {escape(run['court'])}</h1>{status}
 <p class="{verdict_cls}">{s['cases']} cases: {o['agree']} agree, {o['disagree']} disagree,
 {o['not-comparable']} not comparable, {o['expectation-broken']} expectation broken,
-{o['infrastructure-error']} infrastructure errors.</p>
+{o['infrastructure-error']} infrastructure errors{escape(unfinished(o))}.</p>
 <p>Started {escape(run['started_at'])}, {run['duration_seconds']:.1f} s, profile
 <code>{escape(run['profile'])}</code>, Python {escape(run['environment']['python'])} on
 {escape(run['environment']['platform'])}{', shards merged: ' + str(len(run['merged_from']))

@@ -38,8 +38,8 @@ def render(report: dict[str, Any]) -> bytes:
     cases = report["cases"]
     counts = report["summary"]["outcomes"]
     failures = counts.get("disagree", 0) + counts.get("expectation-broken", 0)
-    errors = counts.get("infrastructure-error", 0)
-    skipped = counts.get("not-comparable", 0)
+    errors = counts.get("infrastructure-error", 0) + counts.get("interrupted", 0)
+    skipped = counts.get("not-comparable", 0) + counts.get("not-run", 0)
     total_time = sum(c.get("wall_seconds") or 0.0 for c in cases)
     root = ET.Element("testsuites", name="lispex-court", tests=str(len(cases)),
                       failures=str(failures), errors=str(errors), skipped=str(skipped),
@@ -64,11 +64,13 @@ def render(report: dict[str, Any]) -> bytes:
             first = detail.splitlines()[0] if detail else outcome
             el = ET.SubElement(tc, "failure", message=first, type=outcome)
             el.text = detail
-        elif outcome == "infrastructure-error":
+        elif outcome in ("infrastructure-error", "interrupted"):
             first = detail.splitlines()[0] if detail else outcome
             el = ET.SubElement(tc, "error", message=first, type=outcome)
             el.text = detail
         elif outcome == "not-comparable":
             ET.SubElement(tc, "skipped", message="; ".join(c.get("reasons") or ["not comparable"]))
+        elif outcome == "not-run":
+            ET.SubElement(tc, "skipped", message=c.get("error") or "not run")
     ET.indent(root)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8")

@@ -18,7 +18,14 @@ def _fmt_b(x: float | None) -> str:
 
 def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [c for c in report["cases"]
-            if c["outcome"] in ("disagree", "expectation-broken", "infrastructure-error")]
+            if c["outcome"] in ("disagree", "expectation-broken", "infrastructure-error",
+                                "interrupted")]
+
+
+def unfinished(o: dict[str, int]) -> str:
+    """`, 2 interrupted, 40 not run` when a run stopped early; empty otherwise."""
+    parts = [f"{o[k]} {k.replace('-', ' ')}" for k in ("interrupted", "not-run") if o.get(k)]
+    return "".join(", " + p for p in parts)
 
 
 def one_line(c: dict[str, Any]) -> str:
@@ -40,8 +47,9 @@ def render(report: dict[str, Any]) -> str:
     o = s["outcomes"]
     lines = [f"## Lispex Court: {run['court']}", ""]
     if not run["complete"]:
-        lines += ["**Incomplete run**: it was interrupted; the figures cover the cases that ran.",
-                  ""]
+        lines += ["**Incomplete run**: it stopped before every case was judged "
+                  f"({o.get('interrupted', 0)} interrupted, {o.get('not-run', 0)} not run); the "
+                  "figures cover the cases that ran.", ""]
     lines += ["| cases | agree | disagree | not comparable | expectation broken | "
               "infrastructure errors |",
               "|---:|---:|---:|---:|---:|---:|",

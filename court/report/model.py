@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from .. import __version__
+from ..files import safe_text
 from ..runner import OUTCOMES, CaseRecord
 
 REPORT_SCHEMA = "lispex.court-report/v1"
@@ -34,7 +35,7 @@ def environment() -> dict[str, Any]:
 def case_json(r: CaseRecord) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": r.case.id,
-        "program": str(r.case.program),
+        "program": safe_text(str(r.case.program)),
         "outcome": r.outcome,
         "blessed": r.case.expectation is not None,
     }
