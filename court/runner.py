@@ -186,7 +186,8 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
     def guarded_slot() -> None:
         try:
             slot()
-        except Exception as e:  # noqa: BLE001 - the slot itself broke (e.g. its session)
+        except BaseException as e:  # noqa: BLE001 - the slot broke (its session, or worse): it
+            # ends here, its case is recorded, and the main loop starts another slot.
             me = threading.get_ident()
             with lock:
                 case = inflight.pop(me, None)
