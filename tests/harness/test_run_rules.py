@@ -251,3 +251,28 @@ def test_malformed_court_toml_is_a_usage_error(tmp_path, capsys, toml, reason):
         assert main(argv) == 2, cmd
         err = capsys.readouterr().err
         assert reason in err and "internal error" not in err, err
+
+
+def test_bless_replaces_an_expectation_whole(tmp_path, monkeypatch):
+    """An expectation is written beside itself and renamed over the old one: a write that fails
+    halfway (an interrupt, a full disk) leaves the old expectation as it was."""
+    from pathlib import Path
+
+    from court.cli import run as run_cmd
+
+    path = tmp_path / "x.expect.toml"
+    path.write_text("old")
+    real = Path.write_text
+
+    def half(self, text, *a, **k):
+        real(self, text[:3], *a, **k)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", half)
+    with pytest.raises(OSError):
+        run_cmd._write_expectation(path, "new text")
+    monkeypatch.undo()
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.expect.toml"]
+    run_cmd._write_expectation(path, "new text")
+    assert path.read_text() == "new text"
