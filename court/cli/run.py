@@ -164,17 +164,28 @@ def run_run(args: argparse.Namespace) -> int:
     started = dt.datetime.now(dt.UTC)
     records, cleanup, complete, stopped_by = execute(cases, res, args, console, args.fail_fast)
     finished = dt.datetime.now(dt.UTC)
-    product_ids = {}
-    for r in records:
-        for m, o in (r.result.observations.items() if r.result else []):
-            product_ids.setdefault(m, o.get("products", {}).get("product_id"))
-    report = build(records, court=res.court, members=list(res.members), product_ids=product_ids,
-                   profile=args.profile, argv=["court", *sys.argv[1:]], started=started,
-                   finished=finished, complete=complete and stopped_by is None, shard=shard,
-                   cleanup_faults=cleanup)
-    accounting = check_totals(report, cases)
-    paths, late_signal = write_reports(report, report_dir)
+    # From here to the written set a signal is held: the run's results are in hand, and
+    # losing them to a late Ctrl-C would leave the old set in place of a newer, truer one.
+    with signals.held() as got:
+        product_ids = {}
+        for r in records:
+            for m, o in (r.result.observations.items() if r.result else []):
+                product_ids.setdefault(m, o.get("products", {}).get("product_id"))
+        report = build(records, court=res.court, members=list(res.members),
+                       product_ids=product_ids, profile=args.profile,
+                       argv=["court", *sys.argv[1:]], started=started, finished=finished,
+                       complete=complete and stopped_by is None, shard=shard,
+                       cleanup_faults=cleanup)
+        accounting = check_totals(report, cases)
+        paths, late_signal = write_reports(report, report_dir)
+    if late_signal is None and got.signum is not None:
+        late_signal = signals.status_for(got.signum)
     print_summary(report, console)
+    o = report["summary"]["outcomes"]
+    if o.get("interrupted") or o.get("not-run"):
+        console.print(f"[yellow]stopped early: {o.get('interrupted', 0)} case(s) interrupted, "
+                      f"{o.get('not-run', 0)} not run; the reports are marked incomplete"
+                      "[/yellow]")
     if "GITHUB_ACTIONS" in os.environ:
         for a in markdown.annotations(report):
             print(a)
@@ -187,7 +198,6 @@ def run_run(args: argparse.Namespace) -> int:
         return stopped_by if stopped_by is not None else late_signal  # type: ignore[return-value]
     if paths is None:
         return EXIT_HARNESS
-    o = report["summary"]["outcomes"]
     status = run_status(o, args.strict)
     if status == EXIT_HARNESS:
         console.print(f"[red]{o.get('infrastructure-error', 0)} case(s) could not be judged "

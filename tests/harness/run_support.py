@@ -40,7 +40,9 @@ def slow_corpus(root: Path, quick: int = 3, slow: int = 47) -> Path:
     folder = root / "slowcorpus"
     folder.mkdir(parents=True, exist_ok=True)
     for i in range(quick):
-        (folder / f"a-quick{i}.lspx").write_text(f"(+ {i} 1)")
+        # Padded to be the largest files, so that a scheduler that runs big cases first still
+        # starts with these.
+        (folder / f"a-quick{i}.lspx").write_text(f"(+ {i} 1)\n;; {'padding ' * 64}\n")
         (folder / f"a-quick{i}.expect.toml").write_text(EXPECT.format(value='"-1"'))
     for i in range(slow):
         (folder / f"b-slow{i:02d}.lspx").write_text(
