@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import os
 import queue
+import signal
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import psutil
 
 from .corpus import Case, normative
 from .files import safe_text
@@ -230,6 +234,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
                     w.stop()
                 except Exception:  # noqa: BLE001, S110 - the slot records its own faults
                     pass
+        _kill_member_sessions()
         for t in threads:
             t.join(timeout=5)
         raise Interrupted(_account(cases, records, inflight, lock, closed, interrupted=True),
@@ -238,6 +243,22 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
                    slots_died=not stop.is_set())
     complete = all(r.outcome != "not-run" for r in out) and len(out) == len(cases)
     return out, faults, complete
+
+
+def _kill_member_sessions() -> None:
+    """On an interrupt, stop every member process still running, one-shot products included:
+    each was started as the leader of its own session (and process group), so the group goes."""
+    try:
+        children = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        return
+    for child in children:
+        try:
+            if os.getsid(child.pid) == child.pid:
+                os.killpg(child.pid, signal.SIGKILL)
+        except (OSError, psutil.Error):
+            pass
+    psutil.wait_procs(children, timeout=2)
 
 
 def interrupted_record(case: Case) -> CaseRecord:

@@ -132,3 +132,35 @@ def test_signal_before_any_case_leaves_the_old_set(tmp_path, sig):
     o = report["summary"]["outcomes"]
     assert sum(o.values()) == CASES and o["agree"] == 0
     assert o["interrupted"] + o["not-run"] == CASES
+
+
+def test_signal_while_a_one_shot_product_runs_leaves_no_process(tmp_path):
+    """A one-shot (observation-json) member that hangs: the interrupt kills its process group
+    too, not only the warm workers."""
+    import sys
+
+    from run_support import corpus
+
+    marker = tmp_path / "hanging"
+    product = tmp_path / "hang.py"
+    product.write_text(f"import pathlib, time\npathlib.Path({str(marker)!r}).touch()\n"
+                       "time.sleep(3600)\n")
+    cfg = tmp_path / "court.toml"
+    cfg.write_text(f'[products.hang]\nprotocol = "observation-json"\n'
+                   f'command = ["{sys.executable}", "{product}", "{{file}}"]\n')
+    out = tmp_path / "rep"
+    proc = court_process(["run", str(corpus(tmp_path, CASES)), "--impl", "tree,hang",
+                          "--config", str(cfg), "--jobs", "1", "--report-dir", str(out)])
+    try:
+        wait_for_file(marker)
+        everyone = family(proc.pid)
+        assert any("hang.py" in " ".join(p.cmdline()) for p in everyone)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    report = assert_consistent_set(out)
+    o = report["summary"]["outcomes"]
+    assert o["interrupted"] == 1 and o["not-run"] == CASES - 1
+    assert_all_gone(everyone)
