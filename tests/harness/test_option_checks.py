@@ -144,7 +144,7 @@ def test_oversized_program_and_input_are_refused_reading_at_most_the_cap(paths, 
 
     monkeypatch.setattr(files.os, "read", counting)  # os.read, for this test only
     assert main(["compare", str(big)]) == 2
-    assert "larger than the court's cap of 8 MiB" in capsys.readouterr().err
+    assert "larger than the court's cap of 1 MiB" in capsys.readouterr().err
     assert sum(read) == MAX_PROGRAM_BYTES + 1
     read.clear()
     assert main(["compare", str(cases / "case00.lspx"), "--input-file", str(big)]) == 2
