@@ -201,6 +201,9 @@ def report_problem(doc: Any) -> str | None:
                                ("values", list | None)):
                 if not isinstance(sem.get(key), kinds):
                     return f"cases[{i}].observations.{m}.semantic.{key} is missing or malformed"
+            for key in ("stdout", "exit_status"):
+                if key not in sem:
+                    return f"cases[{i}].observations.{m}.semantic.{key} is missing"
     if not isinstance(doc.get("faults", []), list):
         return "faults must be a list"
     return None
