@@ -29,6 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .files import (
+    MAX_CONFIG_BYTES,
+    MAX_INPUT_BYTES,
+    MAX_PROGRAM_BYTES,
+    FileRefused,
+    read_bounded,
+    safe_text,
+)
+
 EXPECTATION_SCHEMA = "lispex.court-expectation/v1"
 PROGRAM_SUFFIXES = (".lspx", ".lsx")
 
@@ -47,10 +56,12 @@ class Case:
     run: dict[str, Any] = field(default_factory=dict)
 
     def source(self) -> bytes:
-        return self.program.read_bytes()
+        return read_bounded(self.program, MAX_PROGRAM_BYTES, "program")
 
     def input_text(self) -> str | None:
-        return self.input_path.read_text("utf-8") if self.input_path else None
+        if self.input_path is None:
+            return None
+        return read_bounded(self.input_path, MAX_INPUT_BYTES, "input").decode("utf-8")
 
     @property
     def profile(self) -> str | None:
@@ -82,9 +93,13 @@ def normative(semantic: dict[str, Any]) -> dict[str, Any]:
 
 def load_expectation(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise CaseError(f"{path}: {e}") from None
+        data = tomllib.loads(read_bounded(path, MAX_CONFIG_BYTES, "expectation")
+                             .decode("utf-8"))
+    except OSError as e:
+        raise CaseError(str(e) if isinstance(e, FileRefused)
+                        else f"{safe_text(str(path))}: {e.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise CaseError(f"{safe_text(str(path))}: {e}") from None
     if data.get("schema") != EXPECTATION_SCHEMA:
         raise CaseError(f"{path}: schema must be {EXPECTATION_SCHEMA!r}")
     run = data.pop("run", {})
@@ -115,6 +130,9 @@ def discover(paths: list[Path], root: Path | None = None) -> list[Case]:
                 rel = (stem.resolve() if root else stem).relative_to(base).as_posix()
             except ValueError:
                 rel = stem.as_posix()
+            # A file name that is not UTF-8 gets an id that is (its bad bytes as \xNN), so
+            # the id can be hashed, matched and written into every report.
+            rel = safe_text(rel)
             inp = stem.with_suffix(".input")
             case = Case(rel, prog, inp if inp.exists() else None,
                         stem.with_name(stem.name + ".expect.toml"))

@@ -16,6 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .files import MAX_CONFIG_BYTES, FileRefused, read_bounded, safe_text
+
 PROTOCOLS = ("court-worker/v1", "observation-json", "lispex-cli")
 
 FIXED_COURTS: dict[str, tuple[str, ...]] = {
@@ -97,6 +99,13 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> 
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{origin}: product {pid}: unknown keys {sorted(unknown)}")
+    for key in ("title", "family", "worker_module", "impl"):
+        if key in data and not (isinstance(data[key], str) and data[key]):
+            raise ConfigError(f"{origin}: product {pid}: {key} must be a non-empty string")
+    if "version" in data and not isinstance(data["version"], str | int | float):
+        raise ConfigError(f"{origin}: product {pid}: version must be a string")
+    if command and not command[0]:
+        raise ConfigError(f"{origin}: product {pid}: the command's program must not be empty")
     return Product(id=pid, title=data.get("title", pid), protocol=protocol,
                    family=data.get("family", "foreign"), version=str(data.get("version", "")),
                    worker_module=data.get("worker_module"), impl=data.get("impl"),
@@ -139,11 +148,16 @@ def load_config(path: Path | None = None, *, search_cwd: bool = True) -> Config:
     if path is None:
         return Config(products, courts, None)
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        data = tomllib.loads(read_bounded(path, MAX_CONFIG_BYTES, "court.toml").decode("utf-8"))
+    except FileRefused as e:
+        raise ConfigError(safe_text(str(e))) from None
     except OSError as e:
-        raise ConfigError(f"cannot read {path}: {e.strerror}") from None
+        raise ConfigError(f"cannot read {safe_text(str(path))}: {e.strerror}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"{path}: {e}") from None
+        raise ConfigError(f"{safe_text(str(path))}: {e}") from None
+    for table in ("products", "courts"):
+        if not isinstance(data.get(table, {}), dict):
+            raise ConfigError(f"{path}: {table} must be a table ([{table}.NAME])")
     for pid, pdata in (data.get("products") or {}).items():
         if not isinstance(pdata, dict):
             raise ConfigError(f"{path}: products.{pid} must be a table")

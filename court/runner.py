@@ -9,24 +9,30 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import os
 import queue
+import signal
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import psutil
+
 from .corpus import Case, normative
+from .files import safe_text
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
 from .supervisor import Limits
 from .verdict import FINDING_KINDS, Verdict
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
-            "expectation-broken", "infrastructure-error")
-# Outcomes that fail a run whatever the flags; --strict adds not-comparable and
-# infrastructure-error.
+            "expectation-broken", "infrastructure-error", "interrupted", "not-run")
+# Outcomes that fail a run whatever the flags; --strict adds not-comparable.
 FAILURES = ("disagree", "one-sided-limit", "member-fault", "expectation-broken")
+# Outcomes of a case that was run and judged; any other outcome means the run cannot pass.
+JUDGED = ("agree", "not-comparable", *FAILURES)
 
 
 def failed(outcomes: dict[str, int]) -> bool:
@@ -105,64 +111,201 @@ def classify(case: Case, result: CaseResult) -> CaseRecord:
 
 
 class Interrupted(Exception):
-    pass
+    """The run was stopped by a signal; ``args[0]`` holds a record for every selected case."""
+
+
+# A slot that dies is replaced, at most this many times per slot, before the cases it leaves
+# are recorded as infrastructure errors rather than retried forever.
+SLOT_RESTARTS = 2
+
+
+def fault_record(case: Case, kind: str, message: str) -> CaseRecord:
+    """A case the court could not judge, with the fault that stopped it named."""
+    return CaseRecord(case, None, "infrastructure-error", error=f"{kind}: {message}")
 
 
 def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: int = 1,
               fail_fast: bool = False,
               on_record: Callable[[CaseRecord], None] | None = None,
               stop: threading.Event | None = None) -> tuple[list[CaseRecord], list[dict], bool]:
-    """Run ``cases``; returns (records sorted by id, cleanup faults, complete?)."""
+    """Run ``cases``; returns (records sorted by id, run-level faults, complete?).
+
+    Every case gets exactly one record, whatever happens: an exception while running or judging
+    a case is an ``infrastructure-error`` for it (fault named); a slot thread that dies is
+    replaced and its case recorded; cases left when ``fail_fast`` stops the run are ``not-run``.
+    On an interrupt (KeyboardInterrupt, which a SIGTERM handler may raise) the cases in flight
+    are ``interrupted``, the rest ``not-run``, and :class:`Interrupted` carries the records.
+    """
     todo: queue.Queue = queue.Queue()
     for c in cases:
         todo.put(c)
-    records: list[CaseRecord] = []
+    records: dict[str, CaseRecord] = {}
+    inflight: dict[int, Case] = {}
     lock = threading.Lock()
     stop = stop or threading.Event()
-    cleanup: list[dict] = []
+    interrupted = threading.Event()
+    closed = threading.Event()  # once set, late records from stuck slots are dropped
+    faults: list[dict] = []
     sessions: list[CourtSession] = []
 
-    def slot() -> None:
-        session = CourtSession(resolution, _case_limits(limits, None), jobs=1)
+    def keep(record: CaseRecord) -> None:
         with lock:
-            sessions.append(session)
+            if closed.is_set() or record.case.id in records:
+                return
+            if interrupted.is_set():
+                record = interrupted_record(record.case)
+            records[record.case.id] = record
+        if on_record:
+            try:
+                on_record(record)
+            except Exception as e:  # noqa: BLE001 - progress display must not lose a case
+                with lock:
+                    faults.append({"member": None, "kind": "internal",
+                                   "message": f"progress display failed: {_name(e)}"})
+        if fail_fast and record.outcome in FAILURES:
+            stop.set()
+
+    def slot() -> None:
+        me = threading.get_ident()
+        session = None
         try:
+            session = CourtSession(resolution, _case_limits(limits, None), jobs=1)
+            with lock:
+                sessions.append(session)
             while not stop.is_set():
                 try:
                     case = todo.get_nowait()
                 except queue.Empty:
                     return
-                record = run_one(session, case, limits)
                 with lock:
-                    records.append(record)
-                if on_record:
-                    on_record(record)
-                if fail_fast and record.outcome in FAILURES:
-                    stop.set()
+                    inflight[me] = case
+                try:
+                    record = run_one(session, case, limits)
+                except Exception as e:  # noqa: BLE001 - one case's fault, never a lost case
+                    record = fault_record(case, "internal", f"while running the case: {_name(e)}")
+                keep(record)
+                with lock:
+                    inflight.pop(me, None)
         finally:
-            session.close()
-            with lock:
-                cleanup.extend(session.cleanup_faults)
+            if session is not None:
+                try:
+                    session.close()
+                except Exception as e:  # noqa: BLE001
+                    with lock:
+                        faults.append({"member": None, "kind": "cleanup",
+                                       "message": f"closing a slot failed: {_name(e)}"})
+                with lock:
+                    faults.extend(session.cleanup_faults)
 
-    threads = [threading.Thread(target=slot, daemon=True) for _ in range(max(1, jobs))]
-    for t in threads:
-        t.start()
+    def guarded_slot() -> None:
+        try:
+            slot()
+        except BaseException as e:  # noqa: BLE001 - the slot broke (its session, or worse): it
+            # ends here, its case is recorded, and the main loop starts another slot.
+            me = threading.get_ident()
+            with lock:
+                case = inflight.pop(me, None)
+                faults.append({"member": None, "kind": "internal",
+                               "message": f"a slot died: {_name(e)}"})
+            if case is not None:
+                keep(fault_record(case, "internal", f"the slot running it died: {_name(e)}"))
+
+    threads: list[threading.Thread] = []
+
+    def start(n: int) -> None:
+        for _ in range(n):
+            t = threading.Thread(target=guarded_slot, daemon=True)
+            threads.append(t)
+            t.start()
+
+    slots = max(1, jobs)
     try:
-        while any(t.is_alive() for t in threads):
+        start(slots)
+        restarts = 0
+        while True:
             for t in threads:
                 t.join(timeout=0.1)
+            alive = sum(t.is_alive() for t in threads)
+            if alive == 0 and (stop.is_set() or todo.empty()):
+                break
+            if alive < slots and not todo.empty() and not stop.is_set():
+                if restarts >= SLOT_RESTARTS * slots:
+                    if alive == 0:
+                        break
+                    continue
+                restarts += 1
+                start(1)
     except KeyboardInterrupt:
+        interrupted.set()
         stop.set()
-        for s in sessions:
+        for s in list(sessions):
             for w in s.workers.values():
-                w.stop()
+                try:
+                    w.stop()
+                except Exception:  # noqa: BLE001, S110 - the slot records its own faults
+                    pass
+        _kill_member_sessions()
         for t in threads:
             t.join(timeout=5)
-        records.sort(key=lambda r: r.case.id)
-        raise Interrupted(records) from None
-    records.sort(key=lambda r: r.case.id)
-    complete = len(records) == len(cases)
-    return records, cleanup, complete
+        raise Interrupted(_account(cases, records, inflight, lock, closed, interrupted=True),
+                          faults) from None
+    out = _account(cases, records, inflight, lock, closed, interrupted=False,
+                   slots_died=not stop.is_set())
+    complete = all(r.outcome != "not-run" for r in out) and len(out) == len(cases)
+    return out, faults, complete
+
+
+def _kill_member_sessions() -> None:
+    """On an interrupt, stop every member process still running, one-shot products included:
+    each was started as the leader of its own session (and process group), so the group goes."""
+    try:
+        children = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        return
+    for child in children:
+        try:
+            if os.getsid(child.pid) == child.pid:
+                os.killpg(child.pid, signal.SIGKILL)
+        except (OSError, psutil.Error):
+            pass
+    psutil.wait_procs(children, timeout=2)
+
+
+def interrupted_record(case: Case) -> CaseRecord:
+    return CaseRecord(case, None, "interrupted",
+                      error="the run was interrupted while this case ran")
+
+
+def _account(cases: list[Case], records: dict[str, CaseRecord], inflight: dict[int, Case],
+             lock: threading.Lock, closed: threading.Event, *,
+             interrupted: bool, slots_died: bool = False) -> list[CaseRecord]:
+    """One record per selected case, sorted by id: what ran, what was in flight, what never
+    started."""
+    with lock:
+        closed.set()
+        running = {c.id for c in inflight.values()}
+        out = []
+        for c in cases:
+            r = records.get(c.id)
+            if r is None:
+                if c.id in running:
+                    r = interrupted_record(c) if interrupted else \
+                        fault_record(c, "internal", "the slot running it never finished")
+                elif interrupted:
+                    r = CaseRecord(c, None, "not-run", error="not started: the run was "
+                                                              "interrupted")
+                elif slots_died:
+                    r = fault_record(c, "internal", "not run: every slot died before it")
+                else:
+                    r = CaseRecord(c, None, "not-run", error="not started: the run stopped "
+                                                              "early")
+            out.append(r)
+    out.sort(key=lambda r: r.case.id)
+    return out
+
+
+def _name(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}"
 
 
 def _case_limits(base: Limits, case: Case | None) -> Limits:
@@ -182,9 +325,10 @@ def run_one(session: CourtSession, case: Case, limits: Limits) -> CaseRecord:
         source = case.source()
         input_text = case.input_text()
         t0 = time.perf_counter()
-        result = session.run_case(source, input_text, case.program.name)
+        result = session.run_case(source, input_text, safe_text(case.program.name))
     except (OSError, UnicodeDecodeError) as e:
-        return CaseRecord(case, None, "infrastructure-error", error=f"cannot read case: {e}")
+        return CaseRecord(case, None, "infrastructure-error",
+                          error=f"cannot read case: {safe_text(str(e))}")
     except InputRejected as e:
         return CaseRecord(case, None, "infrastructure-error",
                           error=f"malformed input datum: {e}")

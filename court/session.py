@@ -111,9 +111,14 @@ class CourtSession:
             else:
                 obs = ONESHOT[product.protocol](product, source, input_text, filename,
                                                 self.limits)
+            obs.setdefault("resources", {})["court_wall_seconds"] = time.perf_counter() - t0
         except Fault as f:
             return fault_observation(member, f, time.perf_counter() - t0)
-        obs.setdefault("resources", {})["court_wall_seconds"] = time.perf_counter() - t0
+        except InputRejected:
+            raise
+        except Exception as e:  # noqa: BLE001 - a broken adapter or reply: this member's fault
+            return fault_observation(member, Fault("internal", f"{type(e).__name__}: {e}"),
+                                     time.perf_counter() - t0)
         return obs
 
     def run_members(self, source: bytes, input_text: str | None,

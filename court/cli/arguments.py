@@ -9,7 +9,8 @@ from typing import Any
 from .help import COMMANDS
 
 FUZZ_PROFILE = "lispex-generated-11088/v1"
-
+TIMEOUT_HELP = ("wall-clock safety net in seconds per member per case (default 60); the meters "
+                "(--profile, --limit) are the limit")
 
 def command(sub: Any, name: str) -> argparse.ArgumentParser:
     """A subcommand parser with its user-facing description, examples and exit codes."""
@@ -34,9 +35,9 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="resource profile id")
     p.add_argument("--limit", action="append", default=[], metavar="AXIS=N",
                    help="override one meter limit (repeatable)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member (default 10)")
+    p.add_argument("--timeout", type=float, default=None, help=TIMEOUT_HELP)
     p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
-                   help="address-space limit per worker in MiB (default 2048)")
+                   help="address-space limit per worker in MiB (64..1048576, default 2048)")
     p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
     p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -60,8 +61,9 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    help="only case ids matching GLOB (repeatable: any of them)")
     p.add_argument("--profile", help="resource profile id")
     p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per member per case")
-    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB")
+    p.add_argument("--timeout", type=float, default=None, help=TIMEOUT_HELP)
+    p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
+                   help="address-space limit per worker in MiB (64..1048576, default 2048)")
     p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     add_output(p)
 

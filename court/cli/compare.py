@@ -13,31 +13,37 @@ from ..record import result_json, unavailable_result
 from ..session import CourtSession, InputRejected
 from ..supervisor import Limits
 from ..verdict import FINDING_KINDS
-from .eval import read_input, read_program
+from . import checks
+from .checks import read_input, read_program
 from .render import make_term
-from .usage import UsageError, parse_limit
+from .usage import UsageError
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
-    meter = {}
-    for text in args.limit:
-        try:
-            axis, n = parse_limit(text)
-        except argparse.ArgumentTypeError as e:
-            raise UsageError(f"court: --limit: {e}") from None
-        meter[axis] = n
-    if args.timeout <= 0:
-        raise UsageError("court: --timeout must be positive")
-    return Limits(timeout=args.timeout, memory_bytes=args.memory_limit << 20,
-                  profile=args.profile, meter_limits=meter)
+    """Checked limits (profile, meter axes, timeout, memory, jobs): see checks.py."""
+    return checks.limits(args)
 
 
 def config_from(args: argparse.Namespace):
+    if getattr(args, "config", None) is not None and not args.config.strip():
+        raise UsageError("court: --config must not be empty")
     try:
         return load_config(Path(args.config) if args.config else None)
+    except ConfigError as e:
+        raise UsageError(f"court: {e}") from None
+
+
+def resolution(args: argparse.Namespace, court: str | None = None):
+    """The court named by --court / --impl, after checking the list and the names in it."""
+    checks.nonempty(args, "court")
+    config = config_from(args)
+    impls = checks.impl_list(getattr(args, "impl", None))
+    checks.check_known_products(impls, config)
+    try:
+        return resolve(config, court or getattr(args, "court", None), impls)
     except ConfigError as e:
         raise UsageError(f"court: {e}") from None
 
@@ -67,16 +73,11 @@ def check_input(text: str | None) -> None:
 
 
 def run_compare(args: argparse.Namespace) -> int:
+    limits = limits_from(args)
     source = read_program(args.program)
     input_text = read_input(args)
     check_input(input_text)
-    limits = limits_from(args)
-    config = config_from(args)
-    impls = [s for s in args.impl.split(",") if s] if args.impl else None
-    try:
-        res = resolve(config, args.court, impls)
-    except ConfigError as e:
-        raise UsageError(f"court: {e}") from None
+    res = resolution(args)
     term = make_term(plain=args.plain)
     if not res.available:
         result = unavailable_result(res)

@@ -9,28 +9,19 @@ import sys
 from implementations import registry
 from implementations.lispex.run import InputError, evaluate, resolve_limits
 
+from . import checks
+from .checks import read_input, read_program
 from .usage import UsageError
 
 
-def read_program(path: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as e:
-        raise UsageError(f"court: cannot read {path}: {e.strerror}") from None
-
-
-def read_input(args: argparse.Namespace) -> str | None:
-    if args.input_file is None:
-        return args.input
-    try:
-        with open(args.input_file, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"court: cannot read input file {args.input_file}: {e}") from None
-
-
 def run_eval(args: argparse.Namespace) -> int:
+    checks.nonempty(args, "impl")
+    checks.check_profile(args.profile)
+    limits = checks.meter_limits(args.limit)
+    try:
+        resolve_limits(args.profile, limits)
+    except KeyError as e:
+        raise UsageError(f"court: {e.args[0]}") from None
     source = read_program(args.program)
     input_text = read_input(args)
     try:
@@ -38,12 +29,8 @@ def run_eval(args: argparse.Namespace) -> int:
     except registry.UnknownImplementation as e:
         raise UsageError(f"court: {e.args[0]}") from None
     try:
-        resolve_limits(args.profile, dict(args.limit))
-    except KeyError as e:
-        raise UsageError(f"court: {e.args[0]}") from None
-    try:
         obs = evaluate(source, backend, filename=args.program, input_text=input_text,
-                       profile_id=args.profile, limits=dict(args.limit))
+                       profile_id=args.profile, limits=limits)
     except InputError as e:
         raise UsageError(f"court: invalid input datum: {e.diagnostic.render()}") from None
     # Lispex text is UTF-8 whatever the terminal's locale says: write bytes.

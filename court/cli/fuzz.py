@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import secrets
 import sys
 import time
@@ -11,21 +12,25 @@ from typing import Any
 
 from rich.text import Text
 
-from ..products import ConfigError, resolve
+from .checks import read_input, read_program
 from .cluster import cluster_spec
-from .compare import check_input, config_from, limits_from
-from .eval import read_input, read_program
+from .compare import check_input, limits_from, resolution
 from .render import Term, divergence_lines, elide, fit_text, make_term
 from .usage import UsageError
 
 
 def _resolution(args: argparse.Namespace):
-    config = config_from(args)
-    impls = [s for s in args.impl.split(",") if s] if args.impl else None
-    try:
-        return resolve(config, args.court, impls)
-    except ConfigError as e:
-        raise UsageError(f"court: {e}") from None
+    return resolution(args)
+
+
+def _check_budget(args: argparse.Namespace) -> None:
+    for name in ("seconds", "reduce_seconds"):
+        value = getattr(args, name, None)
+        if value is not None and not (math.isfinite(value) and value > 0):
+            raise UsageError(f"court: --{name.replace('_', '-')} must be a finite number of "
+                             f"seconds above 0, got {value!r}")
+    if getattr(args, "max_findings", None) is not None and args.max_findings <= 0:
+        raise UsageError("court: --max-findings must be positive")
 
 
 def _hypothesis():
@@ -149,15 +154,16 @@ def run_fuzz(args: argparse.Namespace) -> int:
 
     if args.examples is not None and args.examples <= 0:
         raise UsageError("court: --examples must be positive")
+    _check_budget(args)
     seconds = args.seconds if args.seconds is not None else (None if args.examples else 60.0)
     spec = cluster_spec(args)
+    limits = limits_from(args)
     res = _resolution(args)
     out = make_term(plain=args.plain)
     if not res.available:
         make_term(stderr=True).line(
             f"court {res.court} is unavailable: missing {', '.join(res.missing)}")
         return 3
-    limits = limits_from(args)
     quarantine = load_quarantine(Path(args.quarantine) if args.quarantine else None)
     save_dir = None if args.no_save else Path(args.save_dir)
     run_seed = args.seed if args.seed is not None else new_seed()
@@ -237,18 +243,20 @@ def run_reduce(args: argparse.Namespace) -> int:
     from ..fuzz.reduce import reduce
     from ..session import CourtSession
 
+    _check_budget(args)
+    limits = limits_from(args)
     source = read_program(args.case).decode("utf-8", "replace")
     input_text = read_input(args) if args.input_file or args.input else None
     beside = Path(args.case).with_suffix(".input")
     if input_text is None and beside.exists():
-        input_text = beside.read_text("utf-8")
+        input_text = read_input(argparse.Namespace(input_file=str(beside), input=None))
     check_input(input_text)
     res = _resolution(args)
     if not res.available:
         print(f"court: court {res.court} is unavailable: missing {', '.join(res.missing)}",
               file=sys.stderr)
         return 3
-    with CourtSession(res, limits_from(args), jobs=args.jobs) as session:
+    with CourtSession(res, limits, jobs=args.jobs) as session:
         first = session.run_case(source.encode("utf-8"), input_text, Path(args.case).name)
         sig = signature(first)
         if sig is None:

@@ -19,8 +19,10 @@ exit codes:
   0  success: the members agree, no case failed
   1  a disagreement, a broken expectation or a finding (eval: the program's own status)
   2  usage error: a bad flag, a missing file, a malformed input datum
-  3  the harness could not do its job: an unavailable court, an internal error
-  130  interrupted (Ctrl-C); the reports written so far are marked incomplete
+  3  the harness could not do its job: an unavailable court, a case it could not judge,
+     an internal error
+  5  court run: no case selected
+  130  interrupted (Ctrl-C); 143 terminated (SIGTERM); reports written are marked incomplete
 
 `court COMMAND --help` shows each command's options; docs/cli.md and docs/court.md explain more,
 docs/troubleshooting.md helps when something goes wrong."""
@@ -90,12 +92,15 @@ exit codes:
   court run --shard 2/4 --report-dir rep2    one of four stable slices, for CI
 
 exit codes:
-  0  every case agrees and holds its expectation
-  1  a disagreement or a broken expectation (with --strict also not-comparable cases and
-     infrastructure errors)
-  2  usage error (bad flag, missing path, malformed case, bad -k expression)
-  3  the court cannot run here
-  130  interrupted; the reports hold the cases that ran and say so""",
+  0    every selected case was run and judged, and none failed
+  1    a finding (disagreement, one-sided limit, member fault) or a broken expectation
+       (with --strict: also not-comparable cases)
+  2    usage error: a bad option, -k expression, file, case or court.toml; nothing was run
+  3    the harness failed: an infrastructure error in some case, an unavailable court,
+       reports that could not be written, or totals that do not add up
+  5    no case selected: the filter or shard matched nothing, or the corpus is empty
+  130  interrupted by SIGINT (Ctrl-C); 143 by SIGTERM. Reports are written, marked
+       incomplete, with the case in flight `interrupted` and the rest `not-run`""",
     ),
     "bless": (
         "write or refresh the expectations of corpus cases",

@@ -1,8 +1,8 @@
 """The `court` command line: argument parsing and dispatch to one module per subcommand.
 
 Exit codes: 0 agreement / success, 1 disagreement or broken expectation (for `eval`: the program's
-own status), 2 usage or input error, 3 the harness itself failed. The user-facing texts of
-``--help`` are in help.py.
+own status), 2 usage or input error, 3 the harness itself failed, 5 no case selected, 130/143
+interrupted by SIGINT/SIGTERM. The user-facing texts of ``--help`` are in help.py.
 """
 
 from __future__ import annotations
@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    from . import signals
+
+    restore = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -95,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .compare import run_compare
 
             return run_compare(args)
+        if args.command != "mcp":
+            restore = signals.install()
         if args.command in ("run", "bless", "merge", "replay"):
             from . import run as run_cmd
 
@@ -115,8 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as u:
         print(str(u), file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as k:
+        return signals.exit_status(k)
     except BrokenPipeError:
         # The reader went away (`court ... | head`): stop quietly, as other tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -128,3 +133,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("COURT_DEBUG"):
             raise
         return EXIT_HARNESS
+    finally:
+        if restore is not None:
+            restore()

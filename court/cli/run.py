@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -15,37 +16,27 @@ from rich.console import Console
 from rich.text import Text
 
 from ..corpus import EXPECTATION_SCHEMA, Case, CaseError, discover, normative
-from ..products import ConfigError, resolve
 from ..report import markdown
 from ..report.model import MergeError, build, merge
-from ..report.write import read_report, write_all
-from ..runner import OUTCOMES, CaseRecord, Interrupted, failed, run_cases, select
+from ..report.write import ReportError, ReportWriteError, check_writable, read_report, write_all
+from ..runner import JUDGED, OUTCOMES, CaseRecord, Interrupted, failed, run_cases, select
+from . import checks, signals
 from .cluster import corpus_runner
-from .compare import config_from, limits_from
+from .compare import config_from, limits_from, resolution
 from .failures import in_github_actions, print_failures, progress_bar, reproduce_argv
 from .render import Term, make_term
 from .select import choose
 from .usage import UsageError
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_NO_CASES = 0, 1, 2, 3, 5
+EXIT_INTERRUPTED = signals.EXIT_SIGINT
 
 
-
-
-def parse_shard(text: str | None) -> tuple[int, int] | None:
-    if text is None:
-        return None
-    k, sep, n = text.partition("/")
-    if not (sep and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
-        raise UsageError(f"court: --shard must be K/N with 1 <= K <= N, got {text!r}")
-    return int(k), int(n)
+parse_shard = checks.parse_shard
 
 
 def load_cases(args: argparse.Namespace) -> list[Case]:
-    paths = [Path(p) for p in args.paths]
-    for p in paths:
-        if not p.exists():
-            raise UsageError(f"court: no such case or folder: {p}")
+    paths = checks.case_paths(args.paths)
     try:
         return discover(paths)
     except CaseError as e:
@@ -53,13 +44,30 @@ def load_cases(args: argparse.Namespace) -> list[Case]:
 
 
 def resolution_for(args: argparse.Namespace, court: str | None = None):
-    config = config_from(args)
-    impls = [s for s in args.impl.split(",") if s] if getattr(args, "impl", None) else None
-    try:
-        res = resolve(config, court or args.court, impls)
-    except ConfigError as e:
-        raise UsageError(f"court: {e}") from None
-    return res
+    return resolution(args, court)
+
+
+def check_common(args: argparse.Namespace) -> None:
+    """Every option of run, bless and replay, checked before a case is read or a worker
+    starts."""
+    checks.nonempty(args, "paths", "filter", "keyword", "profile", "court", "report_dir", "against")
+    limits_from(args)
+
+
+def no_cases(args: argparse.Namespace, everything: list[Case], shard: Any = None) -> str:
+    """Why nothing was selected, in one line."""
+    where = ", ".join(args.paths)
+    if not everything:
+        return f"court: no case selected: {where} holds no case (no .lspx or .lsx file)"
+    chosen = ", ".join(
+        ([f"-k {args.keyword!r}"] if getattr(args, "keyword", None) else [])
+        + [f"--filter {f!r}" for f in getattr(args, "filter", None) or []]
+        + (["--last-failed"] if getattr(args, "last_failed", False) else []))
+    if chosen and not choose(everything, args):
+        return (f"court: no case selected: {chosen} matched none of the "
+                f"{len(everything)} cases under {where}")
+    return (f"court: no case selected: shard {shard[0]}/{shard[1]} of the {len(everything)} "
+            f"cases under {where} is empty") if shard else "court: no case selected"
 
 
 def _unavailable(res: Any) -> int:
@@ -72,7 +80,10 @@ def _unavailable(res: Any) -> int:
 
 def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Console,
             fail_fast: bool = False,
-            runner: Any = None) -> tuple[list[CaseRecord], list[dict], bool, Any]:
+            runner: Any = None) -> tuple[list[CaseRecord], list[dict], bool, int | None]:
+    """Run the cases (locally, or through ``runner``: a cluster); returns (a record for every
+    case, run faults, complete?, the exit status of the signal that interrupted the run or
+    None)."""
     limits = limits_from(args)
     term = console if isinstance(console, Term) else Term(console, not console.is_terminal)
     progress = task = None
@@ -96,62 +107,127 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
     try:
         records, cleanup, complete = (runner or run_cases)(
             cases, res, limits, jobs=args.jobs, fail_fast=fail_fast, on_record=on_record)
-        interrupted = False
+        stopped_by = None
     except Interrupted as i:
-        records, cleanup, complete, interrupted = i.args[0], [], False, True
+        records, cleanup, complete = i.args[0], i.args[1], False
+        stopped_by = signals.exit_status()
     finally:
         if progress is not None:
             progress.stop()
         if github:
             print("::endgroup::", flush=True)
-    return records, cleanup, complete, interrupted
+    return records, cleanup, complete, stopped_by
+
+
+def check_totals(report: dict[str, Any], cases: list[Case]) -> str | None:
+    """The report must hold every selected case once: the last check before a run exits."""
+    ids = [c["id"] for c in report["cases"]]
+    want = sorted(c.id for c in cases)
+    o = report["summary"]["outcomes"]
+    if sorted(ids) != want or report["summary"]["cases"] != len(cases) \
+            or sum(o.values()) != len(cases):
+        return (f"court: internal error: the report accounts for {len(ids)} cases "
+                f"({sum(o.values())} by outcome) but {len(cases)} were selected")
+    return None
+
+
+def run_status(o: dict[str, int], strict: bool) -> int:
+    """Exit status from the outcome counts: 0 only when every case was run and judged and none
+    failed."""
+    if failed(o):
+        return EXIT_FAIL
+    unjudged = sum(n for k, n in o.items() if k not in JUDGED)
+    if unjudged:
+        return EXIT_HARNESS
+    if o.get("not-comparable") and strict:
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def write_reports(report: dict[str, Any], folder: Path) -> tuple[list[Path] | None, int | None]:
+    """Write the report set with SIGINT/SIGTERM held. Returns (paths or None when the write
+    failed, the exit status of a signal that arrived meanwhile)."""
+    with signals.held() as got:
+        try:
+            paths: list[Path] | None = write_all(report, folder)
+        except ReportWriteError as e:
+            print(f"court: {e}", file=sys.stderr)
+            paths = None
+    return paths, signals.status_for(got.signum) if got.signum is not None else None
+
+
+def run_run(args: argparse.Namespace) -> int:
+    check_common(args)
+    shard = parse_shard(args.shard)
+    everything = load_cases(args)
+    res = resolution_for(args)
+    report_dir = Path(args.report_dir)
+    try:
+        check_writable(report_dir)
+    except ReportWriteError as e:
+        raise UsageError(f"court: {e}") from None
+    cases = select(choose(everything, args), shard, None)
+    if not cases:
+        print(no_cases(args, everything, shard), file=sys.stderr)
+        return EXIT_NO_CASES
+    if not res.available:
+        return _unavailable(res)
+    runner = corpus_runner(args)  # None: a local run
+    term = make_term(plain=args.plain)
+    started = dt.datetime.now(dt.UTC)
+    records, cleanup, complete, stopped_by = execute(cases, res, args, term, args.fail_fast,
+                                                     runner)
+    finished = dt.datetime.now(dt.UTC)
+    # From here to the written set a signal is held: the run's results are in hand, and
+    # losing them to a late Ctrl-C would leave the old set in place of a newer, truer one.
+    with signals.held() as got:
+        product_ids = {}
+        for r in records:
+            for m, o in (r.result.observations.items() if r.result else []):
+                product_ids.setdefault(m, o.get("products", {}).get("product_id"))
+        report = build(records, court=res.court, members=list(res.members),
+                       product_ids=product_ids, profile=args.profile,
+                       argv=["court", *sys.argv[1:]], started=started, finished=finished,
+                       complete=complete and stopped_by is None, shard=shard,
+                       cleanup_faults=cleanup, cluster=runner.describe() if runner else None,
+                       reproduce={c.id: reproduce_argv(c, res, args) for c in cases})
+        accounting = check_totals(report, cases)
+        paths, late_signal = write_reports(report, report_dir)
+    if late_signal is None and got.signum is not None:
+        late_signal = signals.status_for(got.signum)
+    print_failures(report, term)
+    print_summary(report, term)
+    o = report["summary"]["outcomes"]
+    if o.get("interrupted") or o.get("not-run"):
+        term.line(f"stopped early: {o.get('interrupted', 0)} case(s) interrupted, "
+                  f"{o.get('not-run', 0)} not run; the reports are marked incomplete",
+                  style="yellow")
+    if in_github_actions():
+        for a in markdown.annotations(report):
+            print(a, flush=True)
+    if paths:
+        term.line(f"reports: {', '.join(str(p) for p in paths)}")
+    if accounting:
+        print(accounting, file=sys.stderr)
+        return EXIT_HARNESS
+    if stopped_by is not None or late_signal is not None:
+        return stopped_by if stopped_by is not None else late_signal  # type: ignore[return-value]
+    if paths is None:
+        return EXIT_HARNESS
+    status = run_status(o, args.strict)
+    if status == EXIT_HARNESS:
+        term.line(f"{o.get('infrastructure-error', 0)} case(s) could not be judged "
+                  "(infrastructure errors); exit 3", style="red")
+    elif status == EXIT_OK and o.get("not-comparable"):
+        term.line("warning: some cases were not comparable; exit 0 (use --strict to fail)",
+                  style="yellow")
+    return status
 
 
 def _line(r: CaseRecord) -> str:
     from ..report.model import case_json
 
     return markdown.one_line(case_json(r))
-
-
-def run_run(args: argparse.Namespace) -> int:
-    shard = parse_shard(args.shard)
-    cases = select(choose(load_cases(args), args), shard, None)
-    res = resolution_for(args)
-    if not res.available:
-        return _unavailable(res)
-    runner = corpus_runner(args)  # None: a local run
-    term = make_term(plain=args.plain)
-    started = dt.datetime.now(dt.UTC)
-    records, cleanup, complete, interrupted = execute(cases, res, args, term, args.fail_fast,
-                                                      runner)
-    finished = dt.datetime.now(dt.UTC)
-    product_ids = {}
-    for r in records:
-        for m, o in (r.result.observations.items() if r.result else []):
-            product_ids.setdefault(m, o.get("products", {}).get("product_id"))
-    report = build(records, court=res.court, members=list(res.members), product_ids=product_ids,
-                   profile=args.profile, argv=["court", *sys.argv[1:]], started=started,
-                   finished=finished, complete=complete and not interrupted, shard=shard,
-                   cleanup_faults=cleanup, cluster=runner.describe() if runner else None,
-                   reproduce={c.id: reproduce_argv(c, res, args) for c in cases})
-    paths = write_all(report, Path(args.report_dir))
-    print_failures(report, term)
-    print_summary(report, term)
-    if in_github_actions():
-        for a in markdown.annotations(report):
-            print(a, flush=True)
-    term.line(f"reports: {', '.join(str(p) for p in paths)}")
-    if interrupted:
-        return EXIT_INTERRUPTED
-    o = report["summary"]["outcomes"]
-    if failed(o):
-        return EXIT_FAIL
-    if o["not-comparable"] or o["infrastructure-error"]:
-        if args.strict:
-            return EXIT_FAIL
-        term.line("warning: some cases were not comparable or hit infrastructure errors; exit 0 "
-                  "(use --strict to fail)", style="yellow")
-    return EXIT_OK
 
 
 def print_summary(report: dict[str, Any], out: Console | Term) -> None:
@@ -197,15 +273,34 @@ def expectation_toml(case: Case, semantic: dict[str, Any]) -> str:
     return tomli_w.dumps(data)
 
 
+def _write_expectation(path: Path, text: str) -> None:
+    """Replace an expectation whole: a temporary file beside it, then a rename, so an interrupt
+    never leaves a truncated expectation behind."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, "utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def run_bless(args: argparse.Namespace) -> int:
-    cases = select(choose(load_cases(args), args), None, None)
+    check_common(args)
+    everything = load_cases(args)
     res = resolution_for(args)
+    cases = select(choose(everything, args), None, None)
+    if not cases:
+        print(no_cases(args, everything), file=sys.stderr)
+        return EXIT_NO_CASES
     if not res.available:
         return _unavailable(res)
     console = make_term(plain=args.plain).console
-    records, _, _, interrupted = execute(cases, res, args, console)
-    refused = changed = new = 0
+    records, _, _, stopped_by = execute(cases, res, args, console)
+    refused = changed = new = skipped = 0
     for r in records:
+        if r.outcome in ("interrupted", "not-run"):
+            skipped += 1
+            continue
         if r.result is None:
             console.print(f"[red]cannot bless[/red] {r.case.id}: {r.error}")
             refused += 1
@@ -231,55 +326,109 @@ def run_bless(args: argparse.Namespace) -> int:
             for d in r.differences:
                 console.print(f"  {d['axis']}: {json.dumps(d['expected'], ensure_ascii=False)}"
                               f" -> {json.dumps(d['got'], ensure_ascii=False)}")
-        r.case.expect_path.write_text(text, "utf-8")
+        with signals.held() as got:
+            _write_expectation(r.case.expect_path, text)
+        if got.signum is not None and stopped_by is None:
+            stopped_by = signals.status_for(got.signum)
     console.print(f"blessed {new} new and {changed} changed expectations; refused {refused}; "
-                  f"{len(records) - new - changed - refused} unchanged")
-    if interrupted:
-        return EXIT_INTERRUPTED
+                  f"{len(records) - new - changed - refused - skipped} unchanged"
+                  + (f"; {skipped} not run (interrupted)" if skipped else ""))
+    if stopped_by is not None:
+        return stopped_by
     return EXIT_FAIL if refused else EXIT_OK
 
 
 def run_merge(args: argparse.Namespace) -> int:
+    checks.nonempty(args, "dirs", "report_dir")
     reports = []
     for d in args.dirs:
         try:
             reports.append((d, read_report(Path(d))))
-        except (OSError, ValueError) as e:
-            raise UsageError(f"court: cannot read report {d}: {e}") from None
+        except ReportError as e:
+            raise UsageError(f"court: cannot read report: {e}") from None
     try:
         merged = merge(reports)
-    except (MergeError, KeyError) as e:
+    except MergeError as e:
         raise UsageError(f"court: cannot merge: {e}") from None
-    paths = write_all(merged, Path(args.report_dir))
+    report_dir = Path(args.report_dir)
+    try:
+        check_writable(report_dir)
+    except ReportWriteError as e:
+        raise UsageError(f"court: {e}") from None
+    paths, late_signal = write_reports(merged, report_dir)
     console = make_term().console
     print_summary(merged, console)
-    console.print(f"reports: {', '.join(str(p) for p in paths)}")
-    o = merged["summary"]["outcomes"]
-    return EXIT_FAIL if failed(o) else EXIT_OK
+    if paths:
+        console.print(f"reports: {', '.join(str(p) for p in paths)}")
+    if late_signal is not None:
+        return late_signal
+    if paths is None:
+        return EXIT_HARNESS
+    return run_status(merged["summary"]["outcomes"], strict=False)
+
+
+def replay_resolution(args: argparse.Namespace, old: dict[str, Any]):
+    """The court to replay on: the one named, else the old report's. A report made with
+    ``--impl a,b`` names its court ``a+b``, which is no court: its members are the panel."""
+    if args.court or args.impl:
+        return resolution_for(args)
+    court = old["run"]["court"]
+    config = config_from(args)
+    if court in config.courts:
+        return resolution_for(args, court=court)
+    members = [p["id"] for p in old["products"]]
+    if not members:
+        raise UsageError(f"court: the old report names court {court!r} and no members; "
+                         "give --court or --impl")
+    ns = argparse.Namespace(**{**vars(args), "impl": ",".join(members), "court": None})
+    return resolution_for(ns)
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    check_common(args)
     try:
         old = read_report(Path(args.against))
-    except (OSError, ValueError) as e:
-        raise UsageError(f"court: cannot read {args.against}: {e}") from None
-    cases = select(choose(load_cases(args), args), None, None)
-    res = resolution_for(args, court=None if (args.court or args.impl) else old["run"]["court"])
+    except ReportError as e:
+        raise UsageError(f"court: cannot read the old report: {e}") from None
+    everything = load_cases(args)
+    res = replay_resolution(args, old)
+    cases = select(choose(everything, args), None, None)
+    if not cases:
+        print(no_cases(args, everything), file=sys.stderr)
+        return EXIT_NO_CASES
     if not res.available:
         return _unavailable(res)
     console = make_term(plain=args.plain).console
-    records, _, _, interrupted = execute(cases, res, args, console)
+    old_members = [p["id"] for p in old["products"]]
+    for m in res.members:
+        if m not in old_members:
+            console.print(f"[blue]new member[/blue] {m}: not in the old report (it had "
+                          f"{', '.join(old_members) or 'no members'}); nothing to compare it "
+                          "with")
+    records, _, _, stopped_by = execute(cases, res, args, console)
     before = {c["id"]: c for c in old["cases"]}
-    moved = 0
+    moved = unjudged = 0
     for r in records:
         prev = before.get(r.case.id)
-        if r.result is None or prev is None:
-            if prev is None:
-                console.print(f"[blue]new[/blue] {r.case.id} (not in the old report)")
+        if r.result is None:
+            if r.outcome not in ("interrupted", "not-run"):
+                unjudged += 1
+                console.print(f"[red]{r.outcome}[/red] {r.case.id}: {r.error}")
+            continue
+        if prev is None:
+            console.print(f"[blue]new[/blue] {r.case.id} (not in the old report)")
             continue
         for m, o in r.result.observations.items():
             was = (prev.get("observations") or {}).get(m)
             if was is None:
+                continue
+            if "infrastructure-error" in (o["semantic"]["status"], was["semantic"]["status"]):
+                if o["semantic"]["status"] == "infrastructure-error":
+                    unjudged += 1
+                    faults = "; ".join(f"{f.get('kind')}: {f.get('message')}"
+                                       for f in o.get("faults", []))
+                    console.print(f"[red]infrastructure-error[/red] {r.case.id} on {m}: "
+                                  f"{faults}")
                 continue
             a, b = normative(was["semantic"]), normative(o["semantic"])
             if a != b:
@@ -290,6 +439,8 @@ def run_replay(args: argparse.Namespace) -> int:
                         console.print(f"  {axis}: {json.dumps(a.get(axis), ensure_ascii=False)}"
                                       f"  ->  {json.dumps(b.get(axis), ensure_ascii=False)}")
     console.print(f"{moved} observation(s) moved across {len(records)} case(s)")
-    if interrupted:
-        return EXIT_INTERRUPTED
-    return EXIT_FAIL if moved else EXIT_OK
+    if stopped_by is not None:
+        return stopped_by
+    if moved:
+        return EXIT_FAIL
+    return EXIT_HARNESS if unjudged else EXIT_OK

@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from . import svg, text
+from .markdown import unfinished
 
 MAX_ROWS = 2000  # cases listed in the table; the JSON report holds them all
 MAX_DIFF_LINES = 60
@@ -25,6 +26,8 @@ OUTCOME_COLORS = {
     "not-comparable": ("#8d6e00", "#fff8e1"),
     "one-sided-limit": ("#e65100", "#fff3e0"),
     "member-fault": ("#4e342e", "#efebe9"),
+    "interrupted": ("#455a64", "#eceff1"),
+    "not-run": ("#78909c", "#f5f5f5"),
 }
 DEFAULT_COLOR = ("#37474f", "#eceff1")
 
@@ -213,8 +216,8 @@ def render(report: dict[str, Any]) -> str:
     counts = ", ".join(f"{badge(k)} {n}" for k, n in o.items())
     ids = "".join(f"<tr><td>{escape(p['id'])}</td><td><code>{escape(p.get('product_id') or '-')}"
                   f"</code></td></tr>" for p in report["products"])
-    status = ("<p class='warn'>Incomplete run: it was interrupted.</p>"
-              if not run["complete"] else "")
+    status = ("<p class='warn'>Incomplete run: it stopped before every case was judged"
+              f"{escape(unfinished(s['outcomes']))}.</p>" if not run["complete"] else "")
     verdict_cls = "ok" if not failing and not infra else "bad"
     options = "".join(f"<option value='{escape(k)}'>{escape(k)}</option>" for k in kinds)
     rows = "".join(case_row(c) for c in listed)

@@ -15,7 +15,7 @@ from xml.etree import ElementTree as ET
 from ..verdict import evidence_lines
 from . import text
 
-ERROR_OUTCOMES = ("member-fault", "infrastructure-error")
+ERROR_OUTCOMES = ("member-fault", "infrastructure-error", "interrupted")
 
 
 def _case_time(c: dict[str, Any]) -> str:
@@ -84,7 +84,7 @@ def render(report: dict[str, Any]) -> bytes:
     cases = report["cases"]
     kinds = [c["outcome"] for c in cases]
     errors = sum(kinds.count(k) for k in ERROR_OUTCOMES)
-    skipped = kinds.count("not-comparable")
+    skipped = kinds.count("not-comparable") + kinds.count("not-run")
     failures = len(kinds) - kinds.count("agree") - errors - skipped
     total_time = report["run"].get("duration_seconds") or 0.0
     root = ET.Element("testsuites", name="lispex-court", tests=str(len(cases)),
@@ -112,6 +112,8 @@ def render(report: dict[str, Any]) -> bytes:
             continue
         if outcome == "not-comparable":
             ET.SubElement(tc, "skipped", message="; ".join(c.get("reasons") or ["not comparable"]))
+        elif outcome == "not-run":
+            ET.SubElement(tc, "skipped", message=c.get("error") or "not run")
         elif outcome in ERROR_OUTCOMES:
             el = ET.SubElement(tc, "error", message=message(c), type=outcome)
             el.text = detail

@@ -21,9 +21,16 @@ def _fmt_b(x: float | None) -> str:
 
 
 def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Cases that need a person: every outcome but agreement and not-comparable (kinds added
-    later count as failures until this module learns otherwise)."""
-    return [c for c in report["cases"] if c["outcome"] not in ("agree", "not-comparable")]
+    """Cases that need a person: every outcome but agreement, not-comparable and not-run (kinds
+    added later count as failures until this module learns otherwise)."""
+    return [c for c in report["cases"]
+            if c["outcome"] not in ("agree", "not-comparable", "not-run")]
+
+
+def unfinished(o: dict[str, int]) -> str:
+    """`, 2 interrupted, 40 not run` when a run stopped early; empty otherwise."""
+    parts = [f"{o[k]} {k.replace('-', ' ')}" for k in ("interrupted", "not-run") if o.get(k)]
+    return "".join(", " + p for p in parts)
 
 
 def one_line(c: dict[str, Any], esc: Callable[[str], str] = lambda t: t,
@@ -56,8 +63,9 @@ def render(report: dict[str, Any]) -> str:
     o = s["outcomes"]
     lines = [f"## Lispex Court: {text.md(run['court'])}", ""]
     if not run["complete"]:
-        lines += ["**Incomplete run**: it was interrupted; the figures cover the cases that ran.",
-                  ""]
+        lines += ["**Incomplete run**: it stopped before every case was judged "
+                  f"({o.get('interrupted', 0)} interrupted, {o.get('not-run', 0)} not run); the "
+                  "figures cover the cases that ran.", ""]
     lines += ["| cases | agree | disagree | one-sided limit | member fault | not comparable | "
               "expectation broken | infrastructure errors |",
               "|---:|---:|---:|---:|---:|---:|---:|---:|",

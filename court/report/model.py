@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from .. import __version__
+from ..files import safe_text
 from ..runner import OUTCOMES, CaseRecord
 
 REPORT_SCHEMA = "lispex.court-report/v1"
@@ -34,8 +35,8 @@ def environment() -> dict[str, Any]:
 def case_json(r: CaseRecord, reproduce: list[str] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": r.case.id,
-        "program": str(r.case.program),
-        "input": str(r.case.input_path) if r.case.input_path is not None else None,
+        "program": safe_text(str(r.case.program)),
+        "input": safe_text(str(r.case.input_path)) if r.case.input_path is not None else None,
         "outcome": r.outcome,
         "blessed": r.case.expectation is not None,
     }

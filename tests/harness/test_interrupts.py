@@ -1,0 +1,166 @@
+"""SIGINT and SIGTERM sent to a real `python -m court.cli run`: at the start of a run, while a case
+runs, and while the report set is written. Every time the command exits 130 (SIGINT) or 143
+(SIGTERM), the report set is one consistent set, every selected case is in it (the one in flight
+`interrupted`, the rest `not-run`), and no worker is left."""
+
+from __future__ import annotations
+
+import signal
+import textwrap
+
+import pytest
+from run_support import (
+    assert_all_gone,
+    assert_consistent_set,
+    court_process,
+    family,
+    slow_corpus,
+    wait_for_file,
+    wait_for_line,
+)
+
+STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+CASES = 50
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_while_a_case_runs(tmp_path, sig):
+    corpus = slow_corpus(tmp_path, quick=3, slow=CASES - 3)
+    out = tmp_path / "rep"
+    proc = court_process(["run", str(corpus), "--impl", "tree", "--jobs", "1",
+                          "--report-dir", str(out)])
+    try:
+        # The quick cases' broken expectations print a line each; after the third the slow
+        # cases are running.
+        wait_for_line(proc, "a-quick2")
+        workers = family(proc.pid)
+        assert workers, "a worker should be running"
+        proc.send_signal(sig)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == STATUS[sig]
+    report = assert_consistent_set(out)
+    assert report is not None
+    assert report["run"]["complete"] is False
+    o = report["summary"]["outcomes"]
+    assert report["summary"]["cases"] == CASES == len(report["cases"]) == sum(o.values())
+    assert o["expectation-broken"] == 3
+    assert o["interrupted"] == 1, o  # the slow case in flight, not a crash
+    assert o["infrastructure-error"] == 0
+    assert o["not-run"] == CASES - 3 - 1 - o["agree"]
+    assert "Incomplete run" in (out / "summary.md").read_text()
+    assert_all_gone(workers)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_while_the_reports_are_written(tmp_path, sig):
+    """A signal that lands while the set is being staged is held until the set is in place: the
+    old set is replaced whole by the new one, and the command still exits 130/143."""
+    corpus = slow_corpus(tmp_path, quick=CASES, slow=0)
+    out = tmp_path / "rep"
+    marker = tmp_path / "staging"
+    # The first court run leaves an old set; the second is slowed while it stages its files.
+    first = court_process(["run", str(corpus), "--impl", "tree", "--report-dir", str(out),
+                           "--filter", "a-quick1*"])
+    first.communicate(timeout=300)
+    assert first.returncode == 1
+    old = assert_consistent_set(out)
+    assert old is not None and old["summary"]["cases"] == 11
+    wrapper = textwrap.dedent(f"""
+        import pathlib, sys, time
+        import court.report.write as w
+        real = w._write_synced
+        def slow(path, data):
+            real(path, data)
+            pathlib.Path({str(marker)!r}).touch()
+            time.sleep(1.0)
+        w._write_synced = slow
+        from court.cli import main
+        sys.argv = ["court", *sys.argv[1:]]
+        sys.exit(main(sys.argv[1:]))
+    """)
+    proc = court_process(["run", str(corpus), "--impl", "tree", "--report-dir", str(out)],
+                         wrapper=wrapper)
+    try:
+        wait_for_file(marker)
+        workers = family(proc.pid)
+        proc.send_signal(sig)
+        proc.send_signal(sig)  # a second one while held changes nothing
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == STATUS[sig]
+    report = assert_consistent_set(out)
+    assert report is not None
+    assert report["summary"]["cases"] == CASES  # the new set, whole
+    assert report["run"]["complete"] is True  # every case was judged before the signal
+    assert not [p for p in out.iterdir() if p.name.startswith(".court-staging-")]
+    assert_all_gone(workers)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_before_any_case_leaves_the_old_set(tmp_path, sig):
+    """Stopped while its workers start: the reports are written, every case `not-run` or
+    `interrupted`, and they replace the old set whole."""
+    corpus = slow_corpus(tmp_path, quick=0, slow=CASES)
+    out = tmp_path / "rep"
+    marker = tmp_path / "starting"
+    wrapper = textwrap.dedent(f"""
+        import pathlib, sys, time
+        import court.supervisor as s
+        real = s.WorkerProcess.start
+        def start(self):
+            pathlib.Path({str(marker)!r}).touch()
+            time.sleep(2.0)
+            real(self)
+        s.WorkerProcess.start = start
+        from court.cli import main
+        sys.exit(main(sys.argv[1:]))
+    """)
+    proc = court_process(["run", str(corpus), "--impl", "tree", "--jobs", "2",
+                          "--report-dir", str(out)], wrapper=wrapper)
+    try:
+        wait_for_file(marker)
+        proc.send_signal(sig)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == STATUS[sig]
+    report = assert_consistent_set(out)
+    assert report is not None
+    o = report["summary"]["outcomes"]
+    assert sum(o.values()) == CASES and o["agree"] == 0
+    assert o["interrupted"] + o["not-run"] == CASES
+
+
+def test_signal_while_a_one_shot_product_runs_leaves_no_process(tmp_path):
+    """A one-shot (observation-json) member that hangs: the interrupt kills its process group
+    too, not only the warm workers."""
+    import sys
+
+    from run_support import corpus
+
+    marker = tmp_path / "hanging"
+    product = tmp_path / "hang.py"
+    product.write_text(f"import pathlib, time\npathlib.Path({str(marker)!r}).touch()\n"
+                       "time.sleep(3600)\n")
+    cfg = tmp_path / "court.toml"
+    cfg.write_text(f'[products.hang]\nprotocol = "observation-json"\n'
+                   f'command = ["{sys.executable}", "{product}", "{{file}}"]\n')
+    out = tmp_path / "rep"
+    proc = court_process(["run", str(corpus(tmp_path, CASES)), "--impl", "tree,hang",
+                          "--config", str(cfg), "--jobs", "1", "--report-dir", str(out)])
+    try:
+        wait_for_file(marker)
+        everyone = family(proc.pid)
+        assert any("hang.py" in " ".join(p.cmdline()) for p in everyone)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    report = assert_consistent_set(out)
+    o = report["summary"]["outcomes"]
+    assert o["interrupted"] == 1 and o["not-run"] == CASES - 1
+    assert_all_gone(everyone)
