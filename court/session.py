@@ -16,6 +16,7 @@ from .adapters import ONESHOT
 from .products import Resolution
 from .supervisor import Fault, Limits, WorkerProcess
 from .verdict import Verdict, judge
+from .worker_protocol import check_run_reply, fill_defaults
 
 OBSERVATION_SCHEMA = "lispex.court-observation/v1"
 
@@ -24,7 +25,11 @@ class InputRejected(Exception):
     """Every member refused the input datum: the user's mistake, reported as such."""
 
 
-def fault_observation(member: str, fault: Fault, wall: float) -> dict[str, Any]:
+def fault_observation(member: str, fault: Fault, wall: float,
+                      strays: list[str] | None = None) -> dict[str, Any]:
+    faults = [fault.to_json()]
+    if strays and fault.kind != "cleanup":
+        faults.append({"kind": "cleanup", "message": "; ".join(strays)})
     return {
         "schema": OBSERVATION_SCHEMA,
         "implementation": member,
@@ -33,7 +38,7 @@ def fault_observation(member: str, fault: Fault, wall: float) -> dict[str, Any]:
                      "resource_outcome": {"status": "unknown"}},
         "resources": {"court_wall_seconds": wall},
         "products": {},
-        "faults": [fault.to_json()],
+        "faults": faults,
     }
 
 
@@ -83,6 +88,7 @@ class CourtSession:
                    filename: str) -> dict[str, Any]:
         product = self.resolution.products[member]
         t0 = time.perf_counter()
+        strays: list[str] = []
         try:
             if product.protocol == "court-worker/v1":
                 request: dict[str, Any] = {"op": "run", "filename": filename,
@@ -94,18 +100,31 @@ class CourtSession:
                     import base64
 
                     request["source_b64"] = base64.b64encode(source).decode("ascii")
-                reply = self.workers[member].run(request)
-                if not reply.get("ok"):
-                    err = reply.get("error") or {}
-                    if err.get("kind") == "input-error":
-                        raise InputRejected(err.get("message", "invalid input"))
-                    raise Fault(err.get("kind", "protocol"), err.get("message", "worker error"))
-                obs = reply["observation"]
+                worker = self.workers[member]
+                try:
+                    reply = worker.run(request)
+                finally:
+                    strays = worker.take_cleanup()
+                problem = check_run_reply(reply)
+                if problem:
+                    # Its state is unknown after a reply of the wrong shape: a fresh worker
+                    # takes the next case.
+                    worker.stop()
+                    strays += worker.take_cleanup()
+                    raise Fault("protocol", f"{member}: {problem}; the worker was restarted")
+                if strays:
+                    raise Fault("cleanup", "; ".join(strays))
+                if not reply["ok"]:
+                    err = reply["error"]
+                    if err["kind"] == "input-error":
+                        raise InputRejected(err["message"])
+                    raise Fault(err["kind"], err["message"])
+                obs = fill_defaults(reply["observation"])
             else:
                 obs = ONESHOT[product.protocol](product, source, input_text, filename,
                                                 self.limits)
         except Fault as f:
-            return fault_observation(member, f, time.perf_counter() - t0)
+            return fault_observation(member, f, time.perf_counter() - t0, strays)
         obs.setdefault("resources", {})["court_wall_seconds"] = time.perf_counter() - t0
         return obs
 

@@ -28,7 +28,8 @@ def project(obs: dict[str, Any]) -> dict[str, Any]:
     sem = obs["semantic"]
     diag = (sem.get("diagnostics") or [None])[0]
     span = None
-    if diag and diag.get("span") and diag.get("phase") != "resource":
+    if diag and diag.get("span") and diag.get("phase") != "resource" and \
+            diag["span"].get("line") is not None:
         span = [diag["span"]["line"], diag["span"]["column"]]
     return {
         "status": sem["status"],
@@ -105,7 +106,8 @@ def judge(observations: dict[str, dict[str, Any]]) -> Verdict:
             reasons.append(f"{m}: infrastructure error ({kinds})")
         elif status == "resource":
             outcome = o["semantic"].get("resource_outcome") or {}
-            what = outcome.get("limit") or (o["semantic"]["diagnostics"] or [{}])[0].get("code")
+            what = outcome.get("limit") or \
+                (o["semantic"].get("diagnostics") or [{}])[0].get("code")
             reasons.append(f"{m}: resource limit reached ({what or 'unknown'})")
     if reasons:
         return Verdict("not-comparable", factions, axes, reasons=reasons,
