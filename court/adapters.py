@@ -26,7 +26,7 @@ from typing import Any
 
 from . import reaper
 from .products import Product
-from .supervisor import Fault, Limits, kill_group
+from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group
 from .worker_protocol import check_observation, fill_defaults
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
@@ -36,10 +36,6 @@ DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) 
 CLI_UNCOMPARABLE = ("stdout", "values", "diagnostic_phase")
 DEFAULT_PROFILE = "lispex-product-native/v1"
 
-# What a process's standard error says when it ran out of memory under RLIMIT_AS: CPython, Rust,
-# C++, glibc/strerror, Go, the JVM. Evidence for a `memory-limit` fault instead of a crash.
-OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
-                           r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
 
 
 def settings(limits: Limits, label: str) -> dict[str, str]:

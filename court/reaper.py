@@ -150,18 +150,30 @@ def popen(cmd: list[str], token: str, *, memory_bytes: int = 0,
     return proc
 
 
-def note_descendants(token: str, pid: int) -> None:
-    """Remember what ``pid`` has started so far, in case it leaves without its environment."""
+def note_descendants(token: str, pid: int, who: str) -> list[str]:
+    """Remember what the live process ``pid`` (a group leader) has started so far, in case it
+    leaves without its environment, and kill every descendant that has already left its process
+    group (a group kill would miss it). Returns one problem per process killed."""
     try:
         kids = psutil.Process(pid).children(recursive=True)
     except psutil.Error:
-        return
+        return []
     noted = _noted.setdefault(token, {})
+    problems = []
     for k in kids:
         try:
+            if k.status() == psutil.STATUS_ZOMBIE:
+                continue
             noted[k.pid] = k.create_time()
-        except psutil.Error:
-            pass
+            left = os.getpgid(k.pid) != pid
+        except (psutil.Error, OSError):
+            continue
+        if left:
+            problems.append(f"{_describe(k)}, started by {who}, left its process group; it was "
+                            "killed")
+            _kill_and_reap(k)
+            noted.pop(k.pid, None)
+    return problems
 
 
 def _children_of_court() -> list[int]:
@@ -201,14 +213,16 @@ def _kill_and_reap(p: psutil.Process) -> None:
         pass
     deadline = time.monotonic() + 5.0
     while time.monotonic() < deadline:
+        done = 0
         try:
             done, _ = os.waitpid(p.pid, os.WNOHANG)  # ours since it was re-parented
-        except ChildProcessError:  # not our child: psutil can still tell whether it died
+        except ChildProcessError:
+            # Not our child: dead once gone or a zombie its own parent has to reap.
             try:
-                p.wait(timeout=max(0.0, deadline - time.monotonic()))
+                if p.status() == psutil.STATUS_ZOMBIE:
+                    return
             except psutil.Error:
-                pass
-            return
+                return
         if done:
             return
         time.sleep(0.01)

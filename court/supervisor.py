@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import resource
 import signal
 import subprocess
@@ -27,6 +28,10 @@ from .products import Product
 from .worker_protocol import check_hello
 
 STARTUP_TIMEOUT = 30.0
+# What a process's standard error says when it ran out of memory under RLIMIT_AS: CPython, Rust,
+# C++, glibc/strerror, Go, the JVM. Evidence for a `memory-limit` fault instead of a crash.
+OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
+                           r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
 KILL_GRACE = 0.5
 
 
@@ -85,6 +90,9 @@ def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
         proc.wait(timeout=grace)
     _, alive = psutil.wait_procs(family, timeout=0.1)
     for p in alive:
+        if p.pid == proc.pid:  # Popen reaps its own process
+            problems.append(f"process {p.pid} survived SIGKILL")
+            continue
         # It left the group (setsid, a double fork); as the subreaper the court now owns it.
         problems.append(f"descendant {p.pid} survived the group kill (it had left the process "
                         "group); it was killed")
@@ -120,6 +128,7 @@ class WorkerProcess:
         self.rss_method: str | None = None
         self.next_id = 0
         self.token = ""
+        self.stderr_reader: threading.Thread | None = None
         self.cleanup_problems: list[str] = []  # strays found since the caller last took them
 
     def command(self) -> list[str]:
@@ -143,7 +152,9 @@ class WorkerProcess:
         self.stderr_tail = []
         threading.Thread(target=self._read_stdout, args=(self.proc, self.replies),
                          daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self.proc,), daemon=True).start()
+        self.stderr_reader = threading.Thread(target=self._read_stderr, args=(self.proc,),
+                                              daemon=True)
+        self.stderr_reader.start()
         self.cases = 0
         hello = self.request({"op": "hello"}, STARTUP_TIMEOUT)
         if hello.get("ok") is False:
@@ -200,7 +211,9 @@ class WorkerProcess:
                 self._reap()
                 raise Fault("timeout", f"no answer from {self.product.id} within "
                                        f"{timeout:g} s; the worker was killed") from None
-            if line is None:
+            if line is None or not line.endswith(b"\n"):
+                # EOF, or a last line cut off by the worker's death: how it ended says what
+                # happened, not the fragment.
                 kind, words = self._last_words()
                 self._reap()
                 raise Fault(kind, f"{self.product.id} worker {words} mid-case")
@@ -231,7 +244,8 @@ class WorkerProcess:
         self.cases += 1
         if self.proc is not None:
             if not self.product.worker_module:
-                reaper.note_descendants(self.token, self.proc.pid)
+                self.cleanup_problems += reaper.note_descendants(self.token, self.proc.pid,
+                                                                 self.product.id)
             self.cleanup_problems += reaper.sweep(self.token, self.product.id)
         if not reply.get("ok") and (reply.get("error") or {}).get("kind") == "memory-limit":
             self._reap()
@@ -246,8 +260,12 @@ class WorkerProcess:
                 code = self.proc.wait(timeout=2.0)
             except subprocess.TimeoutExpired:
                 code = None
-        tail = "; ".join(self.stderr_tail[-3:])
-        tail = f" (stderr: {tail})" if tail else ""
+        if code is not None and self.stderr_reader is not None:
+            self.stderr_reader.join(timeout=1.0)  # its last words, written just before it died
+        last = self.stderr_tail[-3:]
+        tail = f" (stderr: {'; '.join(last)[:300]})" if last else ""
+        if code is not None and code != 0 and OUT_OF_MEMORY.search("\n".join(self.stderr_tail)):
+            return "memory-limit", f"ran out of memory (exit status {code}){tail}"
         if code is None:
             return "protocol", f"closed its output but did not exit{tail}"
         if code < 0:
