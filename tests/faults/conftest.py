@@ -75,7 +75,8 @@ def court_run(tmp_path, corpus):
     reaper.become_subreaper()
     marks: list[str] = []
 
-    def run(products: str, members: str, *extra: str, timeout: float = 600) -> Run:
+    def run(products: str, members: str, *extra: str, timeout: float = 600,
+            corpus: Path = corpus) -> Run:
         config = tmp_path / "court.toml"
         config.write_text(products)
         reports = tmp_path / f"reports-{len(marks)}"
