@@ -22,6 +22,7 @@ WORKER_FAULTS = {
     "list": ("protocol", "not a reply object"),
     "no-observation": ("protocol", "has no 'observation'"),
     "wrong-types": ("protocol", "values must be a list of strings"),
+    "wrong-id": ("protocol", "answered id"),
     "killed-mid-write": ("crash", "killed by SIGKILL"),
     "exit3": ("exit", "exited with status 3"),
     "memory": ("memory-limit", "ran out of memory"),

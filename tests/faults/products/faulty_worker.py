@@ -1,7 +1,7 @@
 """A test-only `lispex.court-worker/v1` product with one fault, chosen by `--mode`, that it
 commits on every case whose source holds `FAULT`; other cases it answers correctly.
 
-Modes: null, list, no-observation, wrong-types (malformed replies), killed-mid-write, huge-reply
+Modes: null, list, no-observation, wrong-types, wrong-id (malformed replies), killed-mid-write, huge-reply
 (a correct reply of 8 MiB), setsid, double-fork (processes left behind), exit3, memory, hang.
 """
 
@@ -25,6 +25,9 @@ def reply_for(mode: str, req: dict) -> object:
         return None
     if mode == "list":
         return [rid, True]
+    if mode == "wrong-id":
+        good["id"] = rid + 1000
+        return good
     if mode == "no-observation":
         return {"id": rid, "ok": True}
     if mode == "wrong-types":
