@@ -104,3 +104,24 @@ def test_running_out_of_memory_is_memory_limit_on_every_member(court_run, tmp_pa
             assert c["outcome"] == "agree", c
     assert run.status == 0  # infrastructure errors exit 0 without --strict, with a warning
     assert "warning" in run.out
+
+
+def test_source_nested_100000_deep_is_a_source_error_on_every_member(tmp_path) -> None:
+    # The innermost `()` is an empty application (E130), found by every member as a stack grown
+    # on the heap finds it: not the recursion limit, not a crash.
+    program = tmp_path / "deep.lspx"
+    program.write_text("(" * 100_000 + ")" * 100_000 + "\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "court.cli", "compare", str(program), "--court",
+                           "all-four", "--json", "--timeout", "300"],
+                          capture_output=True, text=True, timeout=900, env=env, cwd=tmp_path)
+    import json
+
+    result = json.loads(done.stdout)
+    assert result["verdict"] == "agree", result.get("reasons")
+    for m, o in result["observations"].items():
+        sem = o["semantic"]
+        assert sem["status"] == "source-error", (m, sem)
+        assert [(d["code"], d["span"]["column"]) for d in sem["diagnostics"]] == \
+            [("E130", 100_000)], m
+    assert done.returncode == 0
