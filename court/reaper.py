@@ -260,7 +260,8 @@ def sweep(token: str, who: str, final: bool = False) -> list[str]:
     carry the token, and (``final``: the token's own processes are gone) every descendant noted
     while they lived. Returns one problem per process found (empty when nothing was left)."""
     with _lock:
-        started = set(_started.get(token, ()))
+        # Every process the court started itself, under any token, is kill_group's to stop.
+        started = set().union(*_started.values()) if _started else set()
     problems: list[str] = []
     for _ in range(5):  # a killed daemon's own children are re-parented in their turn
         strays = _strays(token, started, final)
