@@ -154,10 +154,12 @@ def note_descendants(token: str, pid: int, who: str) -> list[str]:
     """Remember what the live process ``pid`` (a group leader) has started so far, in case it
     leaves without its environment, and kill every descendant that has already left its process
     group (a group kill would miss it). Returns one problem per process killed."""
-    try:
-        kids = psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []
+    kids = []
+    for kid in _descendants(pid):
+        try:
+            kids.append(psutil.Process(kid))
+        except psutil.Error:
+            pass
     noted = _noted.setdefault(token, {})
     problems = []
     for k in kids:
@@ -176,10 +178,12 @@ def note_descendants(token: str, pid: int, who: str) -> list[str]:
     return problems
 
 
-def _children_of_court() -> list[int]:
-    pids: set[int] = set()
-    files = glob.glob(f"/proc/{os.getpid()}/task/*/children")
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid``: from /proc/PID/task/*/children where the kernel offers it (a
+    few small reads), else from psutil (which reads every process on the machine)."""
+    files = glob.glob(f"/proc/{pid}/task/*/children")
     if files:
+        pids: set[int] = set()
         for f in files:
             try:
                 with open(f) as fh:
@@ -188,9 +192,23 @@ def _children_of_court() -> list[int]:
                 pass
         return sorted(pids)
     try:
-        return [p.pid for p in psutil.Process().children()]
+        return [p.pid for p in psutil.Process(pid).children()]
     except psutil.Error:
         return []
+
+
+def _descendants(pid: int) -> list[int]:
+    out: list[int] = []
+    todo = _children(pid)
+    while todo:
+        kid = todo.pop()
+        out.append(kid)
+        todo.extend(_children(kid))
+    return out
+
+
+def _children_of_court() -> list[int]:
+    return _children(os.getpid())
 
 
 def _describe(p: psutil.Process) -> str:
