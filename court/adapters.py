@@ -1,8 +1,16 @@
 """Foreign products run one process per case: `observation-json` and `lispex-cli` adapters.
 
-Each adapter writes the program to a temporary file, runs the product's command with ``{file}``
-and (when an input is given) ``{input}`` substituted, under the same deadline and memory limit as
-every other member, and turns what came back into an observation.
+Each adapter writes the program to a temporary file (named like the case's file label), runs the
+product's command under the same deadline, memory limit, profile, meter limits and file label as
+every other member, and turns what came back into an observation. What the command receives:
+
+- placeholders in ``command``, ``input`` and ``limit`` arguments: ``{file}`` (the program file),
+  ``{input}`` (the input datum text), ``{label}`` (the file label the other members report in
+  spans), ``{profile}`` (the resource profile id), ``{limits_json}`` (the meter limits as a JSON
+  object, ``{}`` for none); ``limit`` arguments are repeated once per meter limit, with
+  ``{axis}`` and ``{value}``;
+- the environment variables ``LISPEX_PROFILE``, ``LISPEX_LIMITS`` (the same JSON object) and
+  ``LISPEX_FILENAME`` (the label), for a product that takes its settings that way.
 """
 
 from __future__ import annotations
@@ -10,52 +18,116 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import time
 from typing import Any
 
+from . import reaper
 from .products import Product
-from .supervisor import Fault, Limits, _limit_memory, kill_group
+from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group
+from .worker_protocol import check_observation, fill_defaults
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
                        r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+) (?P<msg>.*)$")
 
 # Axes a `lispex-cli` transcript cannot express separately.
 CLI_UNCOMPARABLE = ("stdout", "values", "diagnostic_phase")
+DEFAULT_PROFILE = "lispex-product-native/v1"
 
 
-def _command(product: Product, path: str, input_text: str | None) -> list[str]:
-    args = [a.replace("{file}", path) for a in product.command]
+
+def settings(limits: Limits, label: str) -> dict[str, str]:
+    """The profile, meter limits and file label every member of the case runs with."""
+    return {"profile": limits.profile or DEFAULT_PROFILE,
+            "limits_json": json.dumps(limits.meter_limits or {}, sort_keys=True),
+            "label": label}
+
+
+def _fill(arg: str, values: dict[str, str]) -> str:
+    # One pass, so that a datum containing "{file}" is passed on as it is.
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m[1], m[0]), arg)
+
+
+def _command(product: Product, path: str, input_text: str | None,
+             limits: Limits | None = None, label: str = "program.lspx") -> list[str]:
+    values = {"file": path, **settings(limits or Limits(), label)}
+    args = [_fill(a, values) for a in product.command]
     if input_text is not None:
-        args += [a.replace("{input}", input_text).replace("{file}", path)
-                 for a in product.input_args]
+        args += [_fill(a, dict(values, input=input_text)) for a in product.input_args]
+    for axis, n in sorted(((limits.meter_limits or {}) if limits else {}).items()):
+        args += [_fill(a, dict(values, axis=axis, value=str(n))) for a in product.limit_args]
     return args
+
+
+def _environment(limits: Limits, label: str) -> dict[str, str]:
+    s = settings(limits, label)
+    return dict(os.environ, LISPEX_PROFILE=s["profile"], LISPEX_LIMITS=s["limits_json"],
+                LISPEX_FILENAME=label)
+
+
+def _signal_name(code: int) -> str:
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
+
+
+def _failure(product: Product, done: subprocess.CompletedProcess, allowed: tuple[int, ...],
+             ) -> Fault | None:
+    """The fault a finished process shows by how it ended, or None when its status is allowed."""
+    err = done.stderr.decode("utf-8", "replace")
+    tail = (err.strip().splitlines() or [""])[-1][:200]
+    code = done.returncode
+    if code in allowed:
+        return None
+    if OUT_OF_MEMORY.search(err):
+        return Fault("memory-limit", f"{product.id} ran out of memory (exit status {code}; "
+                                     f"{tail})")
+    if code < 0:
+        return Fault("crash", f"{product.id} was killed by {_signal_name(code)}"
+                              f"{'; ' + tail if tail else ''}")
+    return Fault("exit", f"{product.id} exited with status {code}, which its protocol does "
+                         f"not allow (only {', '.join(map(str, allowed))})"
+                         f"{'; ' + tail if tail else ''}")
 
 
 def run_process(product: Product, source: bytes, input_text: str | None, filename: str,
                 limits: Limits) -> tuple[subprocess.CompletedProcess, float]:
-    suffix = os.path.splitext(filename)[1] or ".lspx"
+    base = os.path.basename(filename) or "program.lspx"
+    if not os.path.splitext(base)[1]:
+        base += ".lspx"
+    token = reaper.new_token(product.id)
     with tempfile.TemporaryDirectory(prefix="court-") as tmp:
-        path = os.path.join(tmp, "program" + suffix)
+        path = os.path.join(tmp, base)
         with open(path, "wb") as f:
             f.write(source)
-        cmd = _command(product, path, input_text)
+        cmd = _command(product, path, input_text, limits, filename)
         t0 = time.perf_counter()
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True,
-                                    preexec_fn=_limit_memory(limits.memory_bytes))
+            proc = reaper.popen(cmd, token, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, memory_bytes=limits.memory_bytes,
+                                env=_environment(limits, filename))
         except OSError as e:
+            reaper.forget(token)
             raise Fault("build", f"cannot start {product.id}: {e}") from None
         try:
-            out, err = proc.communicate(timeout=limits.timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(proc)
-            raise Fault("timeout", f"{product.id} did not finish within {limits.timeout:g} s; "
-                                   "it was killed") from None
-        wall = time.perf_counter() - t0
-        problems = kill_group(proc)  # reaps any stray descendants it left behind
+            try:
+                out, err = proc.communicate(timeout=limits.timeout)
+            except subprocess.TimeoutExpired:
+                kill_group(proc)
+                raise Fault("timeout", f"{product.id} did not finish within "
+                                       f"{limits.timeout:g} s; it was killed") from None
+            wall = time.perf_counter() - t0
+            problems = kill_group(proc)  # the group and every descendant still in reach
+        finally:
+            if proc.returncode is None:
+                kill_group(proc)
+            # What left the group (setsid, a double fork) and was re-parented to the court.
+            strays = reaper.sweep(token, product.id, final=True)
+            reaper.forget(token)
+        problems += strays
         if problems:
             raise Fault("cleanup", "; ".join(problems))
         return subprocess.CompletedProcess(cmd, proc.returncode, out, err), wall
@@ -64,15 +136,27 @@ def run_process(product: Product, source: bytes, input_text: str | None, filenam
 def observation_json(product: Product, source: bytes, input_text: str | None, filename: str,
                      limits: Limits) -> dict[str, Any]:
     done, wall = run_process(product, source, input_text, filename, limits)
+    # Exit statuses 0, 1 and 2 are the observation's own (ok, error, resource outcome).
+    failure = _failure(product, done, (0, 1, 2))
+    if failure:
+        raise failure
     try:
         obs = json.loads(done.stdout.decode("utf-8"))
-        sem = obs["semantic"]
-        for key in ("status", "values", "stdout", "exit_status", "diagnostics", "warnings"):
-            sem[key]  # noqa: B018 - presence check
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+    except (ValueError, UnicodeDecodeError):
+        err = done.stderr.decode("utf-8", "replace")
+        tail = err.strip().splitlines()[-1:] or [""]
+        if done.returncode != 0 and OUT_OF_MEMORY.search(err):
+            raise Fault("memory-limit", f"{product.id} ran out of memory (exit status "
+                                        f"{done.returncode}; {tail[0][:200]})") from None
         raise Fault("protocol", f"{product.id} did not print one observation JSON object "
-                                f"(exit status {done.returncode}; {tail[0]})") from None
+                                f"(exit status {done.returncode}; {tail[0][:200]})") from None
+    problem = check_observation(obs, "the printed observation")
+    if problem:
+        raise Fault("protocol", f"{product.id}: {problem}")
+    fill_defaults(obs)
+    # Only the court says what was not compared or what went wrong with the harness.
+    obs.pop("uncomparable_axes", None)
+    obs.pop("faults", None)
     obs["implementation"] = product.id
     obs.setdefault("resources", {})["wall_seconds"] = wall
     obs.setdefault("products", {})
@@ -82,8 +166,9 @@ def observation_json(product: Product, source: bytes, input_text: str | None, fi
 def lispex_cli(product: Product, source: bytes, input_text: str | None, filename: str,
                limits: Limits) -> dict[str, Any]:
     done, wall = run_process(product, source, input_text, filename, limits)
-    if done.returncode not in (0, 1, 2):
-        raise Fault("crash", f"{product.id} exited with status {done.returncode}")
+    failure = _failure(product, done, (0, 1, 2))
+    if failure:
+        raise failure
     try:
         transcript = done.stdout.decode("utf-8")
         errtext = done.stderr.decode("utf-8")
@@ -100,6 +185,11 @@ def lispex_cli(product: Product, source: bytes, input_text: str | None, filename
                           "start": None, "end": None}}
         (warnings if m["code"].startswith("W") else diagnostics).append(entry)
     code = done.returncode
+    if code == 1 and not diagnostics and OUT_OF_MEMORY.search(errtext):
+        # An error status with no diagnostic, only an out-of-memory report (an uncaught
+        # MemoryError, say): the host failed, the program did not.
+        tail = (errtext.strip().splitlines() or [""])[-1][:200]
+        raise Fault("memory-limit", f"{product.id} ran out of memory ({tail})")
     if code == 0:
         status = "ok"
     elif code == 2:

@@ -73,17 +73,21 @@ class Case:
 
 
 def normative(semantic: dict[str, Any]) -> dict[str, Any]:
-    """The normative projection of an observation's ``semantic`` part, in expectation shape."""
+    """The normative projection of an observation's ``semantic`` part, in expectation shape.
+
+    An axis the product's protocol cannot observe (``values`` and ``stdout`` of a `lispex-cli`
+    product, for one) is ``None`` here, never an error."""
+    values = semantic.get("values")
     out: dict[str, Any] = {
         "status": semantic["status"],
-        "values": list(semantic["values"]),
-        "stdout": semantic["stdout"],
-        "exit_status": semantic["exit_status"],
-        "warnings": [w["code"] for w in semantic["warnings"]],
+        "values": None if values is None else list(values),
+        "stdout": semantic.get("stdout"),
+        "exit_status": semantic.get("exit_status"),
+        "warnings": [w["code"] for w in semantic.get("warnings") or []],
     }
-    if semantic["diagnostics"]:
+    if semantic.get("diagnostics"):
         d = semantic["diagnostics"][0]
-        diag: dict[str, Any] = {"code": d["code"], "phase": d["phase"]}
+        diag: dict[str, Any] = {"code": d["code"], "phase": d.get("phase")}
         if d.get("span"):
             diag["line"] = d["span"]["line"]
             diag["column"] = d["span"]["column"]

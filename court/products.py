@@ -42,9 +42,11 @@ class Product:
     # court-worker/v1 products shipped here: module + implementation id
     worker_module: str | None = None
     impl: str | None = None
-    # foreign products: the command, with {file} and {input} placeholders
+    # foreign products: the command, with {file}, {input}, {label}, {profile} and {limits_json}
+    # placeholders (court/adapters.py), and arguments added per input / per meter limit
     command: list[str] = field(default_factory=list)
     input_args: list[str] = field(default_factory=list)
+    limit_args: list[str] = field(default_factory=list)
     origin: str = "builtin"  # where the manifest came from
     # Members of one meter model count every meter identically, so between them the resource
     # outcome and the meter figures are normative. None: this product shares its meters with
@@ -85,17 +87,20 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> 
         raise ConfigError(f"{origin}: product {pid}: protocol must be one of {', '.join(PROTOCOLS)}")
     command = data.get("command", [])
     input_args = data.get("input", [])
+    limit_args = data.get("limit", [])
     if not isinstance(command, list) or not all(isinstance(x, str) for x in command):
         raise ConfigError(f"{origin}: product {pid}: command must be a list of strings")
     if not isinstance(input_args, list) or not all(isinstance(x, str) for x in input_args):
         raise ConfigError(f"{origin}: product {pid}: input must be a list of strings")
+    if not isinstance(limit_args, list) or not all(isinstance(x, str) for x in limit_args):
+        raise ConfigError(f"{origin}: product {pid}: limit must be a list of strings")
     if not data.get("worker_module") and not command:
         raise ConfigError(f"{origin}: product {pid}: needs a command")
     meter_model = data.get("meter_model")
     if meter_model is not None and (not isinstance(meter_model, str) or not meter_model):
         raise ConfigError(f"{origin}: product {pid}: meter_model must be a non-empty string")
     known = {"id", "title", "family", "version", "protocol", "worker_module", "impl", "command",
-             "input", "meter_model"}
+             "input", "meter_model", "limit"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{origin}: product {pid}: unknown keys {sorted(unknown)}")
@@ -109,8 +114,8 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> 
     return Product(id=pid, title=data.get("title", pid), protocol=protocol,
                    family=data.get("family", "foreign"), version=str(data.get("version", "")),
                    worker_module=data.get("worker_module"), impl=data.get("impl"),
-                   command=list(command), input_args=list(input_args), origin=origin,
-                   meter_model=meter_model)
+                   command=list(command), input_args=list(input_args),
+                   limit_args=list(limit_args), origin=origin, meter_model=meter_model)
 
 
 def builtin_products() -> dict[str, Product]:

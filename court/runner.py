@@ -25,7 +25,7 @@ from .files import safe_text
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
 from .supervisor import Limits
-from .verdict import FINDING_KINDS, Verdict
+from .verdict import FINDING_KINDS, Verdict, transcript
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
             "expectation-broken", "infrastructure-error", "interrupted", "not-run")
@@ -66,13 +66,26 @@ def expectation_differences(case: Case, observations: dict[str, dict]) -> list[d
     for member, obs in observations.items():
         if obs["semantic"]["status"] == "infrastructure-error":
             continue
+        uncompared = set(obs.get("uncomparable_axes") or ())
         got = normative(obs["semantic"])
-        if "diagnostic" in got and "diagnostic" in want:
+        expected = dict(want)
+        if "diagnostic" in got and "diagnostic" in expected:
+            if "diagnostic_phase" in uncompared:
+                expected["diagnostic"] = {k: v for k, v in expected["diagnostic"].items()
+                                          if k != "phase"}
             got["diagnostic"] = {k: v for k, v in got["diagnostic"].items()
-                                 if k in want["diagnostic"]}
-        for axis in ("status", "exit_status", "stdout", "values", "warnings", "diagnostic"):
-            if got.get(axis) != want.get(axis):
-                diffs.append({"member": member, "axis": axis, "expected": want.get(axis),
+                                 if k in expected["diagnostic"]}
+        axes = ["status", "exit_status", "stdout", "values", "warnings", "diagnostic"]
+        if uncompared & {"stdout", "values"}:
+            # The product prints output and values as one transcript: hold it against the
+            # transcript the blessed expectation implies.
+            axes = [a for a in axes if a not in uncompared] + ["transcript"]
+            expected["transcript"] = transcript({"stdout": want.get("stdout"),
+                                                 "values": want.get("values")})
+            got["transcript"] = transcript(obs["semantic"])
+        for axis in axes:
+            if got.get(axis) != expected.get(axis):
+                diffs.append({"member": member, "axis": axis, "expected": expected.get(axis),
                               "got": got.get(axis)})
     return diffs
 

@@ -19,6 +19,7 @@ from .adapters import ONESHOT
 from .products import Resolution
 from .supervisor import Fault, Limits, WorkerProcess
 from .verdict import Verdict, judge, project
+from .worker_protocol import check_run_reply, fill_defaults
 
 OBSERVATION_SCHEMA = "lispex.court-observation/v1"
 # A re-run with a raised budget gets this many times the meter limits the member ran out of ...
@@ -31,7 +32,11 @@ class InputRejected(Exception):
     """Every member refused the input datum: the user's mistake, reported as such."""
 
 
-def fault_observation(member: str, fault: Fault, wall: float) -> dict[str, Any]:
+def fault_observation(member: str, fault: Fault, wall: float,
+                      strays: list[str] | None = None) -> dict[str, Any]:
+    faults = [fault.to_json()]
+    if strays and fault.kind != "cleanup":
+        faults.append({"kind": "cleanup", "message": "; ".join(strays)})
     return {
         "schema": OBSERVATION_SCHEMA,
         "implementation": member,
@@ -40,7 +45,7 @@ def fault_observation(member: str, fault: Fault, wall: float) -> dict[str, Any]:
                      "resource_outcome": {"status": "unknown"}},
         "resources": {"court_wall_seconds": wall},
         "products": {},
-        "faults": [fault.to_json()],
+        "faults": faults,
     }
 
 
@@ -90,6 +95,7 @@ class CourtSession:
                    filename: str) -> dict[str, Any]:
         product = self.resolution.products[member]
         t0 = time.perf_counter()
+        strays: list[str] = []
         try:
             if product.protocol == "court-worker/v1":
                 request: dict[str, Any] = {"op": "run", "filename": filename,
@@ -101,24 +107,37 @@ class CourtSession:
                     import base64
 
                     request["source_b64"] = base64.b64encode(source).decode("ascii")
-                reply = self.workers[member].run(request)
-                if not reply.get("ok"):
-                    err = reply.get("error") or {}
-                    if err.get("kind") == "input-error":
-                        raise InputRejected(err.get("message", "invalid input"))
-                    raise Fault(err.get("kind", "protocol"), err.get("message", "worker error"))
-                obs = reply["observation"]
+                worker = self.workers[member]
+                try:
+                    reply = worker.run(request)
+                finally:
+                    strays = worker.take_cleanup()
+                problem = check_run_reply(reply)
+                if problem:
+                    # Its state is unknown after a reply of the wrong shape: a fresh worker
+                    # takes the next case.
+                    worker.stop()
+                    strays += worker.take_cleanup()
+                    raise Fault("protocol", f"{member}: {problem}; the worker was restarted")
+                if strays:
+                    raise Fault("cleanup", "; ".join(strays))
+                if not reply["ok"]:
+                    err = reply["error"]
+                    if err["kind"] == "input-error":
+                        raise InputRejected(err["message"])
+                    raise Fault(err["kind"], err["message"])
+                obs = fill_defaults(reply["observation"])
             else:
                 obs = ONESHOT[product.protocol](product, source, input_text, filename,
                                                 self.limits)
             obs.setdefault("resources", {})["court_wall_seconds"] = time.perf_counter() - t0
         except Fault as f:
-            return fault_observation(member, f, time.perf_counter() - t0)
+            return fault_observation(member, f, time.perf_counter() - t0, strays)
         except InputRejected:
             raise
         except Exception as e:  # noqa: BLE001 - a broken adapter or reply: this member's fault
             return fault_observation(member, Fault("internal", f"{type(e).__name__}: {e}"),
-                                     time.perf_counter() - t0)
+                                     time.perf_counter() - t0, strays)
         return obs
 
     def run_members(self, source: bytes, input_text: str | None,

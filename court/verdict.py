@@ -69,7 +69,8 @@ def project(obs: dict[str, Any]) -> dict[str, Any]:
     sem = obs["semantic"]
     diag = (sem.get("diagnostics") or [None])[0]
     span = None
-    if diag and diag.get("span") and diag.get("phase") != "resource":
+    if diag and diag.get("span") and diag.get("phase") != "resource" and \
+            diag["span"].get("line") is not None:
         span = [diag["span"]["line"], diag["span"]["column"]]
     return {
         "status": sem["status"],

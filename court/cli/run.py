@@ -312,8 +312,15 @@ def run_bless(args: argparse.Namespace) -> int:
                           f"({r.result.verdict.kind})")
             refused += 1
             continue
-        first = next(iter(obs.values()))["semantic"]
-        text = expectation_toml(r.case, first)
+        # A member whose protocol leaves axes out (a `lispex-cli` transcript) cannot be the
+        # source of an expectation that pins them.
+        full = [o for o in obs.values() if not o.get("uncomparable_axes")]
+        if not full:
+            console.print(f"[red]refused[/red] {r.case.id}: no member observes every normative "
+                          "axis (stdout and values apart)")
+            refused += 1
+            continue
+        text = expectation_toml(r.case, full[0]["semantic"])
         old = r.case.expect_path.read_text("utf-8") if r.case.expect_path.exists() else None
         if old == text:
             continue

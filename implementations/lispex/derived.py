@@ -229,11 +229,7 @@ class DerivedForms:
 
     def qq(self, t: Any, depth: int, scope: Scope | None) -> ir.Node:
         self.step()
-        self.deeper()
-        try:
-            return self._qq(t, depth, scope)
-        finally:
-            self.nesting -= 1
+        return self.nested(self._qq, t, depth, scope)
 
     def _qq(self, t: Any, depth: int, scope: Scope | None) -> ir.Node:
         if type(t) is SAtom or not self.unquoted.get(id(t), False):

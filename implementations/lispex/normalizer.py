@@ -8,6 +8,8 @@ no user name can capture and hidden intrinsics that no user definition can shado
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from . import core_ir as ir
@@ -20,6 +22,40 @@ from .span import Span
 from .syntax import SAtom, SList, SVector, to_value
 from .values import Symbol
 
+# Levels of nesting normalized on one stack before the rest continues on a fresh one.
+SEGMENT = 2_000
+# 2,000 levels need under 1 MiB of C stack (measured: 256 KiB overflows); four times that.
+SEGMENT_STACK_BYTES = 4 << 20
+_stack_size_lock = threading.Lock()
+
+
+def _on_fresh_stack(fn: Callable[..., Any], args: tuple) -> Any:
+    """``fn(*args)`` on a new thread's stack (its own C stack and Python recursion count), joined
+    at once: a stack grown in segments, as the reference grows its own on the heap."""
+    outcome: list = [None, None]
+
+    def target() -> None:
+        try:
+            outcome[0] = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            outcome[1] = e
+
+    with _stack_size_lock:
+        old = threading.stack_size()
+        try:
+            threading.stack_size(SEGMENT_STACK_BYTES)
+            t = threading.Thread(target=target, name="normalizer-segment", daemon=True)
+            t.start()
+        except RuntimeError:  # no thread (or no stack for it) can be had: memory ran out
+            raise MemoryError("no stack segment for deeper nesting") from None
+        finally:
+            threading.stack_size(old)
+    t.join()
+    if outcome[1] is not None:
+        error, outcome[1] = outcome[1], None
+        raise error
+    return outcome[0]
+
 
 class Normalizer(DerivedForms):
     def __init__(self, file: str, meter: Meter | None) -> None:
@@ -29,22 +65,31 @@ class Normalizer(DerivedForms):
         self.global_names: list[str] = []
         self.temps = 0
         self.nesting = 0
+        self.deepest = 0  # the deepest nesting met, derived-form expansions included
         self.unquoted: dict[int, bool] = {}  # id(template node) -> holds an unquote
 
     # -- entry points -------------------------------------------------------------------------
 
     def program(self, datums: list, pragmas: list[str] | None = None) -> ir.Program:
         old_limit = sys.getrecursionlimit()
-        # Each level of source nesting costs a few Python frames here; deep programs are bounded
-        # by MAX_NESTING, not by the interpreter's default limit.
-        sys.setrecursionlimit(max(old_limit, MAX_NESTING * 8 + 1000))
+        # Each level of source nesting costs a few Python frames here, on one stack segment of
+        # SEGMENT levels at most (see nested()).
+        sys.setrecursionlimit(max(old_limit, SEGMENT * 8 + 1000))
         try:
             forms: list[ir.Node] = []
             for d in datums:
                 self.toplevel(d, forms, allow_module=True)
-            return ir.Program(forms, list(self.global_names), self.file, list(pragmas or []))
         finally:
             sys.setrecursionlimit(old_limit)
+        # Source of any depth is read and normalized, so that its source errors are found
+        # wherever they are (the innermost `()` of 100,000 nested parentheses is E130). The back
+        # ends compile Core IR by recursion, though: a program that normalizes to Core IR nested
+        # deeper than the recursion limit ends, before anything runs, as evaluating it this deep
+        # would.
+        if self.deepest > MAX_NESTING:
+            raise ResourceExhausted("recursion-limit", "expression nesting (with what derived "
+                                    f"forms expand into) deeper than {MAX_NESTING}")
+        return ir.Program(forms, list(self.global_names), self.file, list(pragmas or []))
 
     def toplevel(self, d: Any, out: list, allow_module: bool) -> None:
         # Iterative: a top-level `begin` (or module body) splices its forms in place, and a
@@ -164,11 +209,7 @@ class Normalizer(DerivedForms):
 
     def expr(self, d: Any, scope: Scope | None, tail: bool) -> ir.Node:
         self.step()
-        self.deeper()
-        try:
-            return self._expr(d, scope, tail)
-        finally:
-            self.nesting -= 1
+        return self.nested(self._expr, d, scope, tail)
 
     def _expr(self, d: Any, scope: Scope | None, tail: bool) -> ir.Node:
         t = type(d)
@@ -269,27 +310,28 @@ class Normalizer(DerivedForms):
             return self.lambda_(d.items[1], d.items[2:], scope, name, d.span)
         return self.expr(d, scope, False)
 
-    def deeper(self) -> None:
-        """One more level of nesting; the caller lowers ``self.nesting`` again when done."""
+    def nested(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` one level of nesting deeper. Every SEGMENT levels the rest continues on
+        a fresh stack, so that nesting is bounded by memory, never by Python's own stack."""
         self.nesting += 1
-        if self.nesting > MAX_NESTING:
-            raise ResourceExhausted(
-                "recursion-limit", f"expression nesting deeper than {MAX_NESTING}")
+        if self.nesting > self.deepest:
+            self.deepest = self.nesting
+        try:
+            if self.nesting % SEGMENT == 0:
+                return _on_fresh_stack(fn, args)
+            return fn(*args)
+        finally:
+            self.nesting -= 1
 
     def check_expansion(self, n: int, span: Span) -> None:
         """A derived form that expands into ``n`` nested core forms counts them as nesting."""
-        if self.nesting + n > MAX_NESTING:
-            raise ResourceExhausted("recursion-limit", f"expression nesting (with what derived "
-                                    f"forms expand into) deeper than {MAX_NESTING}")
+        if self.nesting + n > self.deepest:
+            self.deepest = self.nesting + n
 
     def lambda_(self, formals: Any, body: list, scope: Scope | None, name: str | None,
                 span: Span) -> ir.Lambda:
         # Internal definitions nest procedures without passing through expr().
-        self.deeper()
-        try:
-            return self._lambda(formals, body, scope, name, span)
-        finally:
-            self.nesting -= 1
+        return self.nested(self._lambda, formals, body, scope, name, span)
 
     def _lambda(self, formals: Any, body: list, scope: Scope | None, name: str | None,
                 span: Span) -> ir.Lambda:

@@ -20,7 +20,6 @@ N = 100_000
 
 DEEP_RESOURCE = {
     "application": "(f " * N + "1" + ")" * N,
-    "list": "(" * N + ")" * N,
     "lambda": "(lambda () " * N + "1" + ")" * N,
     "let": "(let ((a 1)) " * N + "a" + ")" * N,
     "define-value": "(define x " + "(g " * N + "1" + ")" * N + ")",
@@ -38,6 +37,21 @@ def assert_recursion_limit(obs: Any) -> None:
 @pytest.mark.parametrize("shape", sorted(DEEP_RESOURCE))
 def test_deep_nesting_is_the_recursion_limit_outcome(shape: str) -> None:
     assert_recursion_limit(run(DEEP_RESOURCE[shape]))
+
+
+@pytest.mark.parametrize("src, column", [
+    ("(" * N + ")" * N, N),
+    ("(f " * N + "(if 1)" + ")" * N, 3 * N + 1),
+    ("(f " * N + "1" + ")" * N + "\n(lambda)", 1),
+], ids=["innermost-empty-application", "innermost-malformed-if", "error-after-deep-form"])
+def test_source_of_any_depth_is_normalized_and_its_source_errors_found(src: str,
+                                                                        column: int) -> None:
+    # As with a stack grown on the heap: nesting alone is never the outcome of normalizing; the
+    # source error inside (or after) 100,000 levels is found where it is.
+    obs = run(src)
+    assert obs.status == "source-error" and obs.exit_status == 1
+    assert [(d.code, d.phase, d.span.column) for d in obs.diagnostics] == \
+        [("E130", "normalizer", column)]
 
 
 def test_deep_internal_definitions_are_the_recursion_limit_outcome() -> None:

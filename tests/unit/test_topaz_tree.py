@@ -142,6 +142,18 @@ def test_falls_back_when_no_large_stack_can_be_had(monkeypatch):
     assert run(DEPTH + "(depth 10000)").values == ["10000"]
 
 
+def test_running_out_of_memory_is_not_the_recursion_limit(monkeypatch):
+    # Memory exhaustion is the host failing, not a resource outcome of the program: it leaves
+    # the back end as MemoryError, which the worker reports as the `memory-limit` fault, the same
+    # on every implementation (it once became `recursion-limit` here).
+    def exhausted(fn):
+        raise MemoryError
+
+    monkeypatch.setattr(topaz_tree, "on_big_stack", exhausted)
+    with pytest.raises(MemoryError):
+        run("(+ 1 2)")
+
+
 # -- compiled once, run many times -----------------------------------------------------------
 
 def _prepare(source: str):

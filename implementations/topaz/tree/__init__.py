@@ -50,7 +50,7 @@ class _TooDeep:
 
 def _host_exhausted() -> ResourceExhausted:
     return ResourceExhausted("recursion-limit", "nesting too deep for the host (Python's own "
-                             "recursion or memory limit)")
+                             "recursion limit)")
 
 
 class TopazTreeBackend:
@@ -63,19 +63,27 @@ class TopazTreeBackend:
         prims = primitives()
         try:
             runner: Any = on_big_stack(lambda: compile_program(program, prims))
-        except (RecursionError, MemoryError):
+        except RecursionError:
             runner = _TooDeep()
         return Prepared(program, artifact=runner)
 
     def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
         runner = prepared.artifact
         value = UNBOUND if input_value is NO_INPUT else input_value
+        out_of_memory = False
         if type(runner) is not _TooDeep:
             try:
                 return on_big_stack(lambda: runner(value, ctx, meter))
-            except (RecursionError, MemoryError):
-                # Python's own limits, met only far past what the Lispex recursion limit allows
-                # to nest (or when memory runs out): the run ends as deeper nesting would. The
-                # exception is dropped here, outside the handler, so its frames can be freed.
+            except RecursionError:
+                # Python's own recursion limit, met only far past what the Lispex recursion
+                # limit allows to nest: the run ends as deeper nesting would. The exception is
+                # dropped here, outside the handler, so its frames can be freed.
                 pass
+            except MemoryError:
+                # Running out of memory is not a resource outcome of the language (no meter or
+                # depth limit was reached): it is the host failing, and the worker reports it as
+                # such (`memory-limit`). Raised afresh outside the handler for the same reason.
+                out_of_memory = True
+        if out_of_memory:
+            raise MemoryError("topaz-tree ran out of memory")
         raise _host_exhausted()

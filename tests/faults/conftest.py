@@ -1,0 +1,118 @@
+"""Fault injection: a generated corpus, test-only faulty products, and a check that no process
+is left, including grandchildren that left their group or were re-parented.
+
+Each `court run` here is a child process marked with a fresh environment variable, which every
+process it starts (and their descendants) inherits: after the run, no live process anywhere may
+carry the mark. The pytest process is made a child subreaper too, so that whatever the court
+failed to reap is re-parented here rather than to init, and is seen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+import pytest
+
+from court import reaper
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTS = Path(__file__).resolve().parent / "products"
+N_CASES = 50
+FAULTY = (10, 25, 40)  # the cases whose program holds `; FAULT`
+MARK = "LISPEX_FAULT_TEST_MARK"
+
+
+def case_id(i: int) -> str:
+    return f"c{i:03d}"
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory) -> Path:
+    """50 blessed cases `(+ i 1)`; three of them carry the fault trigger."""
+    root = tmp_path_factory.mktemp("fault-corpus")
+    for i in range(N_CASES):
+        note = " ; FAULT" if i in FAULTY else ""
+        (root / f"{case_id(i)}.lspx").write_text(f"(+ {i} 1){note}\n")
+        (root / f"{case_id(i)}.expect.toml").write_text(
+            'schema = "lispex.court-expectation/v1"\nstatus = "ok"\n'
+            f'values = ["{i + 1}"]\nstdout = ""\nexit_status = 0\nwarnings = []\n')
+    return root
+
+
+def live_marked(mark: str) -> list[psutil.Process]:
+    found = []
+    for p in psutil.process_iter():
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE and p.environ().get(MARK) == mark:
+                found.append(p)
+        except psutil.Error:
+            continue
+    return found
+
+
+@dataclass
+class Run:
+    status: int
+    out: str
+    err: str
+    report: dict
+    mark: str
+
+    def case(self, i: int) -> dict:
+        return next(c for c in self.report["cases"] if c["id"] == case_id(i))
+
+
+@pytest.fixture
+def court_run(tmp_path, corpus):
+    """Run `court run` over the corpus with the given products; check that nothing is left."""
+    reaper.become_subreaper()
+    marks: list[str] = []
+
+    def run(products: str, members: str, *extra: str, timeout: float = 600,
+            corpus: Path = corpus) -> Run:
+        config = tmp_path / "court.toml"
+        config.write_text(products)
+        reports = tmp_path / f"reports-{len(marks)}"
+        mark = uuid.uuid4().hex
+        marks.append(mark)
+        env = dict(os.environ, PYTHONPATH=str(ROOT), **{MARK: mark})
+        env.pop("GITHUB_ACTIONS", None)
+        done = subprocess.run(
+            [sys.executable, "-m", "court.cli", "run", str(corpus), "--config", str(config),
+             "--impl", members, "--report-dir", str(reports), "--jobs", "2", "--timeout", "120",
+             *extra],
+            capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp_path)
+        path = reports / "court-report.json"
+        assert path.exists(), done.stderr[-2000:]
+        report = json.loads(path.read_text())
+        return Run(done.returncode, done.stdout, done.stderr, report, mark)
+
+    yield run
+    for mark in marks:
+        _, alive = psutil.wait_procs(live_marked(mark), timeout=10)
+        for p in alive:
+            p.kill()
+        assert not alive, [(p.pid, p.cmdline()) for p in alive]
+    me = psutil.Process()
+    kids = [p for p in me.children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
+    _, alive = psutil.wait_procs(kids, timeout=5)
+    assert not alive, [(p.pid, p.cmdline()) for p in alive]
+
+
+def worker_toml(mode: str) -> str:
+    return (f'[products.faulty]\nprotocol = "court-worker/v1"\n'
+            f'command = ["{sys.executable}", "{PRODUCTS / "faulty_worker.py"}", '
+            f'"--mode", "{mode}"]\n')
+
+
+def oneshot_toml(mode: str, protocol: str = "observation-json") -> str:
+    return (f'[products.faulty]\nprotocol = "{protocol}"\n'
+            f'command = ["{sys.executable}", "-S", "{PRODUCTS / "faulty_oneshot.py"}", '
+            f'"{mode}", "{{file}}"]\n')
