@@ -50,6 +50,22 @@ class CaseResult:
         ids.discard(None)
         return ids.pop() if len(ids) == 1 else None
 
+    def bytecode_ids(self) -> dict[str, str]:
+        """Each member's compiled-code id, for the members that compile (vm, topaz-vm)."""
+        out = {}
+        for m, o in self.observations.items():
+            bid = (o.get("products") or {}).get("bytecode_id")
+            if bid:
+                out[m] = bid
+        return out
+
+    def bytecode_id(self) -> str | None:
+        """The bytecode id of the comparison: the bytecode VM's when it is a member, otherwise
+        the first compiling member's (each compiler has its own code, so ids differ by member;
+        ``bytecode_ids`` has them all)."""
+        ids = self.bytecode_ids()
+        return ids.get("vm") or next(iter(ids.values()), None)
+
 
 class CourtSession:
     def __init__(self, resolution: Resolution, limits: Limits, jobs: int = 1,
@@ -122,11 +138,12 @@ class CourtSession:
                  filename: str = "program.lspx", confirm: bool = True) -> CaseResult:
         t0 = time.perf_counter()
         observations = self.run_members(source, input_text, filename)
-        verdict = judge(observations)
+        lineages = self.resolution.lineages()
+        verdict = judge(observations, lineages)
         first = None
         if confirm and verdict.kind == "disagree":
             again = self.run_members(source, input_text, filename)
-            second = judge(again)
+            second = judge(again, lineages)
             first = observations
             if second.signature() == verdict.signature():
                 verdict.confirmed = True

@@ -89,7 +89,10 @@ def _key(proj: dict[str, Any], axes: list[str]) -> str:
     return json.dumps([proj[a] for a in axes], sort_keys=True)
 
 
-def judge(observations: dict[str, dict[str, Any]]) -> Verdict:
+def judge(observations: dict[str, dict[str, Any]],
+          lineages: dict[str, str] | None = None) -> Verdict:
+    """``lineages`` maps members to what they share (see Product.lineage); a member not in it is
+    its own lineage. Only the suspect guess uses it."""
     axes = compared_axes(observations)
     uncompared = [a for a in AXES if a not in axes and a != "transcript"]
     projections = {m: project(o) for m, o in observations.items()}
@@ -115,17 +118,47 @@ def judge(observations: dict[str, dict[str, Any]]) -> Verdict:
     axis = next(a for a in axes if len({json.dumps(p[a]) for p in projections.values()}) > 1)
     divergence = {"axis": axis, "values": {m: p[axis] for m, p in projections.items()}}
     return Verdict("disagree", factions, axes, divergence=divergence,
-                   suspect=_suspect(factions, len(observations)), uncompared_axes=uncompared)
+                   suspect=_suspect(factions, len(observations), lineages),
+                   uncompared_axes=uncompared)
 
 
-def _suspect(factions: list[list[str]], n: int) -> dict[str, Any] | None:
-    """A labelled guess: the member alone in its faction against a majority. Never certain."""
-    if n < 3:
+def _suspect(factions: list[list[str]], n: int,
+             lineages: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """A labelled guess: the member alone in its faction against a majority. Never certain.
+
+    Members of one lineage share a kernel, so against a member of another lineage they are one
+    voice, however many they are: four built-ins against one foreign product is one against one,
+    and the guess is withheld (``member`` null, ``withheld`` true, the basis says why). Where the
+    loner's own lineage sits in the majority, its siblings disagree with it on what they do not
+    share, and members count one each as before.
+    """
+    lineages = lineages or {}
+    if n < 3 or len(factions) != 2:
         return None
-    majority = factions[0]
-    loners = [f[0] for f in factions[1:] if len(f) == 1]
-    if len(majority) * 2 > n and len(loners) == 1 and len(factions) == 2:
-        return {"member": loners[0], "certain": False,
-                "basis": f"alone against a majority of {len(majority)} of {n} members "
-                         f"({', '.join(majority)})"}
-    return None
+    majority, minority = factions
+    if len(minority) != 1:
+        return None
+    loner = minority[0]
+
+    def lineage(m: str) -> str:
+        return lineages.get(m, m)
+
+    voices = {lineage(m) for m in majority}
+    if lineage(loner) in voices:
+        if len(majority) * 2 > n:
+            return {"member": loner, "certain": False,
+                    "basis": f"alone against a majority of {len(majority)} of {n} members "
+                             f"({', '.join(majority)})"}
+        return None
+    total = len(voices) + 1
+    if len(voices) * 2 > total:
+        return {"member": loner, "certain": False,
+                "basis": f"alone against a majority of {len(voices)} of {total} independent "
+                         f"lineages ({', '.join(sorted(voices))}; members "
+                         f"{', '.join(majority)})"}
+    shared = ", ".join(sorted(voices))
+    return {"member": None, "certain": False, "withheld": True,
+            "basis": f"no majority: {len(majority)} member(s) of {len(voices)} lineage(s) "
+                     f"({shared}: {', '.join(majority)}) against {loner} "
+                     f"(lineage {lineage(loner)}) is {len(voices)} voice(s) against one; "
+                     "members of one lineage share a kernel, so they count once"}

@@ -80,7 +80,9 @@ def render(result: dict[str, Any], console: Console) -> None:
     for reason in result.get("reasons") or []:
         console.print(f"  because {reason}")
     suspect = result.get("suspect")
-    if suspect:
+    if suspect and suspect.get("withheld"):
+        console.print(f"  no guess: {suspect['basis']}")
+    elif suspect:
         console.print(f"  guess (not certain): {suspect['member']} is the odd one out, "
                       f"{suspect['basis']}")
     div = result.get("divergence")

@@ -51,6 +51,7 @@ def case_json(r: CaseRecord) -> dict[str, Any]:
             "confirmed": v.confirmed,
             "wall_seconds": r.result.wall_seconds,
             "core_ir_id": r.result.core_ir_id(),
+            "bytecode_id": r.result.bytecode_id(),
             "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults")
                                  if k in o} for m, o in r.result.observations.items()},
         })
