@@ -53,7 +53,7 @@
   '((#x20 . "space") (#x0A . "newline") (#x09 . "tab") (#x0D . "return") (#x00 . "null")
     (#x7F . "delete") (#x1B . "escape") (#x08 . "backspace") (#x07 . "alarm")))
 
-(define (hex n) (string-upcase (number->string n 16)))
+(define (hex n) (number->string n 16))
 
 (define (control? code) (or (< code #x20) (= code #x7F)))
 
@@ -61,7 +61,8 @@
   (let* ((code (char->integer c)) (name (assv code char-names)))
     (display "#\\" port)
     (cond (name (display (cdr name) port))
-          ((control? code) (display "x" port) (display (hex code) port))
+          ((control? code)
+           (display "x" port) (when (< code 16) (display "0" port)) (display (hex code) port))
           (else (display c port)))))
 
 (define (write-string-literal s port)
@@ -128,8 +129,15 @@
 (define primitive-names (make-hash-table))
 (define (primitive-name p) (hashq-ref primitive-names p))
 
+;; A structure that contains itself is written with a mark where it recurs, instead of looping:
+;; Lispex writes datum labels there, which this writer does not attempt (a listed difference).
 (define (write-datum x port display?)
+  (write-datum* x port display? '()))
+
+(define (write-datum* x port display? path)
+  (define (sub y) (write-datum* y port display? (cons x path)))
   (cond
+   ((and (or (pair? x) (vector? x)) (memq x path)) (display "#<cycle>" port))
    ((number? x) (display (number->lispex-string x) port))
    ((string? x) (if display? (display x port) (write-string-literal x port)))
    ((char? x) (if display? (display x port) (write-char-literal x port)))
@@ -139,19 +147,22 @@
    ((null? x) (display "()" port))
    ((pair? x)
     (display "(" port)
-    (write-datum (car x) port display?)
-    (let loop ((rest (cdr x)))
+    (sub (car x))
+    (let ((seen (make-hash-table)))
+     (hashq-set! seen x #t)
+     (let loop ((rest (cdr x)))
       (cond ((null? rest) #t)
-            ((pair? rest) (display " " port) (write-datum (car rest) port display?)
+            ((hashq-ref seen rest) (display " . #<cycle>" port))
+            ((pair? rest) (display " " port) (sub (car rest)) (hashq-set! seen rest #t)
                           (loop (cdr rest)))
-            (else (display " . " port) (write-datum rest port display?))))
+            (else (display " . " port) (sub rest)))))
     (display ")" port))
    ((vector? x)
     (display "#(" port)
     (let loop ((i 0))
       (when (< i (vector-length x))
         (when (> i 0) (display " " port))
-        (write-datum (vector-ref x i) port display?)
+        (sub (vector-ref x i))
         (loop (+ i 1))))
     (display ")" port))
    ((bytevector? x)
@@ -233,6 +244,20 @@
 
 (define (not-equal? a b) (not (equal? a b)))
 
+;; R7RS leaves the default fill unspecified; Lispex fills with 0 (a space for strings).
+(define* (lispex-make-list n #:optional (fill 0)) (guard-index "make-list" n) (make-list n fill))
+(define* (lispex-make-vector n #:optional (fill 0)) (make-vector n fill))
+(define* (lispex-make-string n #:optional (fill #\space))
+  (guard-index "make-string" n) (make-string n fill))
+
+;; Guile 3.0.8 crashes (SIGSEGV) on a negative index to list-ref, list-tail and make-string;
+;; the prelude refuses one first, as the error Guile means to raise, so the witness survives.
+(define (guard-index who k)
+  (when (and (exact-integer? k) (negative? k))
+    (scm-error 'out-of-range who "Argument out of range: ~S" (list k) (list k))))
+(define (lispex-list-ref l k) (guard-index "list-ref" k) (list-ref l k))
+(define (lispex-list-tail l k) (guard-index "list-tail" k) (list-tail l k))
+
 (define (lispex-number->string n . radix)
   (if (null? radix) (number->lispex-string n) (number->string n (car radix))))
 
@@ -278,9 +303,9 @@
     ("cddar" . ,cddar) ("cdddar" . ,cdddar) ("cddddr" . ,cddddr) ("cdddr" . ,cdddr)
     ("cddr" . ,cddr) ("cdr" . ,cdr) ("cons" . ,cons) ("first" . ,car) ("length" . ,length)
     ("list" . ,list) ("list->string" . ,list->string) ("list->vector" . ,list->vector)
-    ("list-copy" . ,r7:list-copy) ("list-first" . ,list-first) ("list-ref" . ,list-ref)
-    ("list-rest" . ,list-rest) ("list-tail" . ,list-tail) ("make-list" . ,r7:make-list)
-    ("member" . ,member) ("memq" . ,memv) ("memv" . ,memv) ("nth" . ,list-ref)
+    ("list-copy" . ,r7:list-copy) ("list-first" . ,list-first) ("list-ref" . ,lispex-list-ref)
+    ("list-rest" . ,list-rest) ("list-tail" . ,lispex-list-tail) ("make-list" . ,lispex-make-list)
+    ("member" . ,member) ("memq" . ,memv) ("memv" . ,memv) ("nth" . ,lispex-list-ref)
     ("rest" . ,cdr) ("reverse" . ,reverse)
     ;; higher-order
     ("all?" . ,all?) ("any?" . ,any?) ("apply" . ,apply) ("filter" . ,lispex-filter)
@@ -299,7 +324,7 @@
     ("char=?" . ,char=?) ("char>=?" . ,char>=?) ("char>?" . ,char>?)
     ("integer->char" . ,integer->char)
     ;; strings and symbols
-    ("make-string" . ,make-string) ("string->list" . ,r7:string->list)
+    ("make-string" . ,lispex-make-string) ("string->list" . ,r7:string->list)
     ("string->symbol" . ,string->symbol) ("string->vector" . ,r7:string->vector)
     ("string-append" . ,string-append) ("string-ci<=?" . ,r7:string-ci<=?)
     ("string-ci<?" . ,r7:string-ci<?) ("string-ci=?" . ,r7:string-ci=?)
@@ -313,7 +338,7 @@
     ;; vectors and bytevectors
     ("bytevector" . ,r7:bytevector) ("bytevector-length" . ,bytevector-length)
     ("bytevector-u8-ref" . ,bytevector-u8-ref) ("make-bytevector" . ,r7:make-bytevector)
-    ("make-vector" . ,make-vector) ("vector" . ,vector) ("vector->list" . ,r7:vector->list)
+    ("make-vector" . ,lispex-make-vector) ("vector" . ,vector) ("vector->list" . ,r7:vector->list)
     ("vector-copy" . ,r7:vector-copy) ("vector-length" . ,vector-length)
     ("vector-ref" . ,vector-ref) ("vector-set!" . ,lispex-vector-set!)
     ;; control

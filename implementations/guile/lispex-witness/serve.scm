@@ -14,6 +14,7 @@
   #:use-module (rnrs bytevectors)
   #:use-module (rnrs io ports)
   #:use-module (system vm vm)
+  #:use-module (ice-9 control)
   #:export (main))
 
 (define binding-symbols
@@ -84,10 +85,11 @@
       (values (if (symbol? kind) (symbol->string kind)
                   (if (error-object? e) "error" "exception"))
               (or (false-if-exception
-                   (if (string-contains msg "~")
+                   (if (and (string? msg) (string-contains msg "~"))
                        (apply format #f msg irritants)
-                       (string-append msg " " (lispex-write-string irritants))))
-                  msg))))))
+                       (string-append (if (string? msg) msg (lispex-write-string msg)) " "
+                                      (lispex-write-string irritants))))
+                  ""))))))
 
 (define (error-object? e) (and (exception? e) (exception-with-message? e)))
 
@@ -99,62 +101,77 @@
 (define (run-case source-bv input-bv limit)
   (let ((out (open-output-string))
         (warnings (list '()))
-        (stage 'read))
-    (define (finish status values error-class message)
-      (reply status values
-             (if (string=? status "resource") "" (get-output-string out))
-             (reverse (car warnings)) error-class message))
-    (parameterize ((current-output-buffer out)
-                   (current-output-bytes (list 0))
-                   (current-output-limit limit)
-                   (current-warnings warnings))
-      (with-exception-handler
-       (lambda (e)
-         (call-with-values (lambda () (describe e))
-           (lambda (class message)
-             (cond
-              ((memq (kind-of e) (list output-limit-exceeded))
-               (finish "resource" '() "output-limit" message))
-              ((eq? (kind-of e) 'lispex-stack-limit)
-               (finish "resource" '() "stack-limit" message))
-              ((memq stage '(read expand))
-               (finish "source-error" '() (string-append (symbol->string stage) ":" class)
-                       message))
-              ((eq? stage 'input)
-               (finish "input-error" '() class message))
-              (else (finish "runtime-error" '() class message))))))
-       (lambda ()
-         (let* ((text (utf8->string source-bv))
-                (forms (read-all text))
-                (m (fresh-module)))
-           (when input-bv
-             (set! stage 'input)
-             (let ((data (read-all (utf8->string input-bv))))
-               (unless (= (length data) 1)
-                 (error "the input must be exactly one datum"))
-               (module-define! m 'input (car data))))
-           (set! stage 'expand)
-           (for-each (lambda (form)
-                       (save-module-excursion
-                        (lambda () (set-current-module m) (macroexpand form))))
-                     forms)
-           (set! stage 'run)
-           (let ((results
-                  (call-with-stack-overflow-handler
-                   stack-limit
-                   (lambda ()
-                     (let loop ((fs forms) (last '()))
-                       (if (null? fs)
-                           last
-                           (loop (cdr fs)
-                                 (call-with-values (lambda () (eval (car fs) m)) list)))))
-                   (lambda () (throw 'lispex-stack-limit "Guile stack limit reached")))))
-             ;; Guile's `define` and `set!` yield an unspecified value; Lispex's yield none.
-             (let ((results (if (and (= (length results) 1) (unspecified? (car results)))
-                                '()
-                                results)))
-               (finish "ok" (map lispex-write-string results) #f "")))))
-       #:unwind? #t))))
+        (stage 'read)
+        (outcome #f))                   ; set once: the first thing that ended the run
+    (define (settle! status values error-class message)
+      (unless outcome
+        (set! outcome (list status values
+                            (if (string=? status "resource") "" (get-output-string out))
+                            (reverse (car warnings)) error-class message))))
+    (define (on-raise e)
+      ;; Called where the uncaught exception was raised, before anything unwinds: Lispex stops
+      ;; the program there, so output that `dynamic-wind` after-thunks would write on the way
+      ;; out is not part of the result.
+      (call-with-values (lambda () (describe e))
+        (lambda (class message)
+          (cond
+           ((eq? (kind-of e) output-limit-exceeded)
+            (settle! "resource" '() "output-limit" message))
+           ((eq? (kind-of e) 'lispex-stack-limit)
+            (settle! "resource" '() "stack-limit" message))
+           ((memq stage '(read expand))
+            (settle! "source-error" '() (string-append (symbol->string stage) ":" class)
+                     message))
+           ((eq? stage 'input) (settle! "input-error" '() class message))
+           (else (settle! "runtime-error" '() class message))))))
+    (catch #t
+      (lambda ()
+        (parameterize ((current-output-buffer out)
+                       (current-output-bytes (list 0))
+                       (current-output-limit limit)
+                       (current-warnings warnings))
+          (call-with-escape-continuation
+           (lambda (abandon)
+             (with-exception-handler
+              (lambda (e) (on-raise e) (abandon #f))
+              (lambda () (evaluate source-bv input-bv (lambda (s) (set! stage s)) settle!)))))))
+      (lambda (key . args)
+        ;; Something failed while the run was being abandoned (an after-thunk's own error) or
+        ;; inside the loop itself: the first outcome stands; without one, it is the loop's fault.
+        (settle! "runtime-error" '() (symbol->string key) "")))
+    (apply reply outcome)))
+
+(define (evaluate source-bv input-bv set-stage! settle!)
+  (let* ((text (utf8->string source-bv))
+         (forms (read-all text))
+         (m (fresh-module)))
+    (when input-bv
+      (set-stage! 'input)
+      (let ((data (read-all (utf8->string input-bv))))
+        (unless (= (length data) 1)
+          (error "the input must be exactly one datum"))
+        (module-define! m 'input (car data))))
+    (set-stage! 'expand)
+    (for-each (lambda (form)
+                (save-module-excursion
+                 (lambda () (set-current-module m) (macroexpand form))))
+              forms)
+    (set-stage! 'run)
+    (let ((results
+           (call-with-stack-overflow-handler
+            stack-limit
+            (lambda ()
+              (let loop ((fs forms) (last '()))
+                (if (null? fs)
+                    last
+                    (loop (cdr fs)
+                          (call-with-values (lambda () (eval (car fs) m)) list)))))
+            (lambda () (throw 'lispex-stack-limit "Guile stack limit reached")))))
+      ;; Guile's `define` and `set!` yield an unspecified value; Lispex's yield none.
+      (let ((results (if (and (= (length results) 1) (unspecified? (car results)))
+                         '()
+                         results)))
+        (settle! "ok" (map lispex-write-string results) #f "")))))
 
 ;;; The loop -------------------------------------------------------------------------------------
 
