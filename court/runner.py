@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .corpus import Case, normative
+from .differences import KnownDifferences
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
 from .supervisor import Limits
 from .verdict import Verdict
 
-OUTCOMES = ("agree", "disagree", "not-comparable", "expectation-broken", "infrastructure-error")
+OUTCOMES = ("agree", "disagree", "not-comparable", "expectation-broken", "infrastructure-error",
+            "known-difference")
 
 
 def shard_of(case_id: str, n: int) -> int:
@@ -75,17 +77,32 @@ class CaseRecord:
     outcome: str
     differences: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None  # a malformed case (e.g. its input datum does not read)
+    known_difference: str | None = None  # the id of the entry that explains a disagreement
 
     @property
     def verdict(self) -> Verdict | None:
         return self.result.verdict if self.result else None
 
 
-def classify(case: Case, result: CaseResult) -> CaseRecord:
+def classify(case: Case, result: CaseResult, known: KnownDifferences | None = None,
+             source: str = "") -> CaseRecord:
     v = result.verdict
     infra = any(o["semantic"]["status"] == "infrastructure-error"
                 for o in result.observations.values())
     diffs = expectation_differences(case, result.observations)
+    if known:
+        entry = None
+        if v.kind == "disagree":
+            entry = known.match(result.observations, v.factions, source, case.id)
+        elif infra or v.kind == "not-comparable":
+            entry = known.match_resource(result.observations, source, case.id)
+        if entry is not None:
+            # The witness differs here on purpose; the other members are still held to the
+            # expectation.
+            witness = set(known.by_member)
+            rest = [d for d in diffs if d["member"] not in witness]
+            return CaseRecord(case, result, "expectation-broken" if rest else "known-difference",
+                              rest, known_difference=entry.id)
     if infra:
         return CaseRecord(case, result, "infrastructure-error", diffs)
     if v.kind == "disagree":
@@ -116,6 +133,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
     stop = stop or threading.Event()
     cleanup: list[dict] = []
     sessions: list[CourtSession] = []
+    known = KnownDifferences.for_products(resolution.products)
 
     def slot() -> None:
         session = CourtSession(resolution, _case_limits(limits, None), jobs=1)
@@ -127,7 +145,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
                     case = todo.get_nowait()
                 except queue.Empty:
                     return
-                record = run_one(session, case, limits)
+                record = run_one(session, case, limits, known)
                 with lock:
                     records.append(record)
                 if on_record:
@@ -169,7 +187,8 @@ def _case_limits(base: Limits, case: Case | None) -> Limits:
                   profile=case.profile or base.profile, meter_limits=meter)
 
 
-def run_one(session: CourtSession, case: Case, limits: Limits) -> CaseRecord:
+def run_one(session: CourtSession, case: Case, limits: Limits,
+            known: KnownDifferences | None = None) -> CaseRecord:
     session.limits = _case_limits(limits, case)
     for w in session.workers.values():
         w.limits = session.limits
@@ -184,4 +203,4 @@ def run_one(session: CourtSession, case: Case, limits: Limits) -> CaseRecord:
         return CaseRecord(case, None, "infrastructure-error",
                           error=f"malformed input datum: {e}")
     del t0
-    return classify(case, result)
+    return classify(case, result, known, source.decode("utf-8", "replace"))

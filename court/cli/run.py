@@ -123,7 +123,7 @@ def run_run(args: argparse.Namespace) -> int:
     report = build(records, court=res.court, members=list(res.members), product_ids=product_ids,
                    profile=args.profile, argv=["court", *sys.argv[1:]], started=started,
                    finished=finished, complete=complete and not interrupted, shard=shard,
-                   cleanup_faults=cleanup)
+                   cleanup_faults=cleanup, lineages=res.lineages())
     paths = write_all(report, Path(args.report_dir))
     print_summary(report, console)
     if "GITHUB_ACTIONS" in __import__("os").environ:
@@ -148,12 +148,22 @@ def print_summary(report: dict[str, Any], console: Console) -> None:
 
     s = report["summary"]
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
-    for col in ("agree", "disagree", "not comparable", "expectation broken", "infra errors"):
-        t.add_column(col, justify="right")
     o = s["outcomes"]
-    t.add_row(*(str(o[k]) for k in ("agree", "disagree", "not-comparable", "expectation-broken",
-                                    "infrastructure-error")))
+    cols = [("agree", "agree"), ("disagree", "disagree"), ("not comparable", "not-comparable"),
+            ("expectation broken", "expectation-broken"), ("infra errors", "infrastructure-error")]
+    if o.get("known-difference"):
+        cols.append(("known difference", "known-difference"))
+    for col, _ in cols:
+        t.add_column(col, justify="right")
+    t.add_row(*(str(o.get(k, 0)) for _, k in cols))
     console.print(t)
+    known: dict[str, int] = {}
+    for c in report["cases"]:
+        if c.get("known_difference"):
+            known[c["known_difference"]] = known.get(c["known_difference"], 0) + 1
+    if known:
+        console.print("known differences: " + ", ".join(f"{k} {n}" for k, n in
+                                                        sorted(known.items())))
     m = Table(title="members")
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
         m.add_column(col, justify="right" if col != "member" else "left")

@@ -46,8 +46,11 @@ def render(report: dict[str, Any]) -> str:
               "infrastructure errors |",
               "|---:|---:|---:|---:|---:|---:|",
               f"| {s['cases']} | {o['agree']} | {o['disagree']} | {o['not-comparable']} | "
-              f"{o['expectation-broken']} | {o['infrastructure-error']} |", "",
-              "| member | product id | cases | median wall | p95 wall | peak RSS (max) |",
+              f"{o['expectation-broken']} | {o['infrastructure-error']} |", ""]
+    if o.get("known-difference"):
+        lines += [f"Known differences (listed in the witness's known-differences file, not "
+                  f"failures): {o['known-difference']}", ""]
+    lines += ["| member | product id | cases | median wall | p95 wall | peak RSS (max) |",
               "|---|---|---:|---:|---:|---:|"]
     ids = {p["id"]: p.get("product_id") or "-" for p in report["products"]}
     for m, st in s["members"].items():

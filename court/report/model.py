@@ -38,6 +38,8 @@ def case_json(r: CaseRecord) -> dict[str, Any]:
         "outcome": r.outcome,
         "blessed": r.case.expectation is not None,
     }
+    if r.known_difference:
+        out["known_difference"] = r.known_difference
     if r.error:
         out["error"] = r.error
     if r.result is not None:
@@ -97,8 +99,10 @@ def summarize(cases: list[dict[str, Any]], members: list[str]) -> dict[str, Any]
 def build(records: list[CaseRecord], *, court: str, members: list[str],
           product_ids: dict[str, str | None], profile: str | None, argv: list[str],
           started: dt.datetime, finished: dt.datetime, complete: bool,
-          shard: tuple[int, int] | None, cleanup_faults: list[dict]) -> dict[str, Any]:
+          shard: tuple[int, int] | None, cleanup_faults: list[dict],
+          lineages: dict[str, str] | None = None) -> dict[str, Any]:
     cases = [case_json(r) for r in records]
+    lineages = lineages or {}
     return {
         "schema": REPORT_SCHEMA,
         "run": {
@@ -113,7 +117,8 @@ def build(records: list[CaseRecord], *, court: str, members: list[str],
             "complete": complete,
             "merged_from": [],
         },
-        "products": [{"id": m, "product_id": product_ids.get(m)} for m in members],
+        "products": [{"id": m, "product_id": product_ids.get(m),
+                      "lineage": lineages.get(m, m)} for m in members],
         "cases": cases,
         "faults": cleanup_faults,
         "summary": summarize(cases, members),
@@ -164,6 +169,6 @@ def merge(reports: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         "command": list(sys.argv),
     })
     return {"schema": REPORT_SCHEMA, "run": run,
-            "products": [{"id": m, "product_id": ids[m]} for m in members],
+            "products": [dict(p) for p in first["products"]],
             "cases": cases, "faults": [f for _, r in reports for f in r.get("faults", [])],
             "summary": summarize(cases, members)}
