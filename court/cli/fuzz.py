@@ -39,6 +39,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
 
     from ..fuzz.campaign import Campaign, load_quarantine
     from ..fuzz.generate import cases
+    from ..fuzz.subset import SharedSubset
     from ..session import CourtSession
 
     if args.examples is not None and args.examples <= 0:
@@ -61,6 +62,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
     stopping = [False]
     with CourtSession(res, limits, jobs=args.jobs) as session:
         campaign = Campaign(session, save_dir, quarantine, args.reduce_seconds, args.seed)
+        subset = SharedSubset(campaign.known)  # a witness court fuzzes the shared subset only
 
         def report(finding: Any) -> None:
             where = f" -> {finding.path}" if finding.path else ""
@@ -79,6 +81,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
             if stopping[0] or (seconds is not None and time.perf_counter() - start > seconds):
                 stopping[0] = True
                 raise Enough
+            if not subset.admits(case.source):
+                campaign.stats.outside_subset += 1
+                return
             finding = campaign.examine(case)
             if finding is not None and args.max_findings and \
                     len(campaign.stats.findings) >= args.max_findings:
@@ -107,6 +112,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
     out.print(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
               f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
               f"quarantined {s.quarantined}, duplicates {s.duplicates}")
+    if s.known_differences or s.outside_subset:
+        out.print(f"known differences {s.known_differences}, outside the shared subset "
+                  f"{s.outside_subset} (skipped)")
     total = max(elapsed, 1e-9)
     out.print(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
               f"reducing {s.reduce_seconds / total:.0%}")

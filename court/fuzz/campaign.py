@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..differences import KnownDifferences
 from ..session import CaseResult, CourtSession
 from .generate import Case
 from .reduce import reduce
@@ -66,6 +67,8 @@ class Stats:
     unconfirmed: int = 0
     quarantined: int = 0
     duplicates: int = 0
+    known_differences: int = 0  # disagreements a witness's known-differences file explains
+    outside_subset: int = 0  # programs skipped: outside the shared subset of a witness
     eval_seconds: float = 0.0
     reduce_seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
@@ -83,6 +86,7 @@ class Campaign:
         self.seed = seed
         self.stats = Stats()
         self.seen: set[str] = set()
+        self.known = KnownDifferences.for_products(session.resolution.products)
 
     def examine(self, case: Case) -> Finding | None:
         s = self.stats
@@ -97,7 +101,10 @@ class Campaign:
         if kind == "not-comparable":
             broken = [(m, f) for m, o in result.observations.items()
                       for f in o.get("faults", [])]
-            if broken:
+            if broken and self.known and self.known.match_resource(
+                    result.observations, case.source) is not None:
+                s.not_comparable += 1  # the witness ran on where a Lispex meter stopped
+            elif broken:
                 s.infrastructure += 1
                 if len(s.infra_examples) < 5:
                     m, f = broken[0]
@@ -106,6 +113,10 @@ class Campaign:
                 s.unconfirmed += 1
             else:
                 s.not_comparable += 1
+            return None
+        if self.known and self.known.match(result.observations, result.verdict.factions,
+                                           case.source) is not None:
+            s.known_differences += 1
             return None
         sig = signature(result)
         assert sig is not None
