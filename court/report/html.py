@@ -73,7 +73,8 @@ def render(report: dict[str, Any]) -> str:
         f"<tr><td><code>{escape(c['id'])}</code></td><td class='bad'>{escape(c['outcome'])}"
         f"</td><td>{escape(' | '.join(', '.join(f) for f in (c.get('factions') or [])))}"
         f"</td><td>{_diff(c)}</td></tr>" for c in bad[:200])
-    ids = "".join(f"<tr><td>{escape(p['id'])}</td><td><code>{escape(p.get('product_id') or '-')}"
+    ids = "".join(f"<tr><td>{escape(p['id'])}</td><td>{escape(p.get('lineage') or p['id'])}"
+                  f"</td><td><code>{escape(p.get('product_id') or '-')}"
                   f"</code></td></tr>" for p in report["products"])
     status = ("<p class='warn'>Incomplete run: it was interrupted.</p>"
               if not run["complete"] else "")
@@ -84,12 +85,14 @@ def render(report: dict[str, Any]) -> str:
 <h1>Lispex Court: {escape(run['court'])}</h1>{status}
 <p class="{verdict_cls}">{s['cases']} cases: {o['agree']} agree, {o['disagree']} disagree,
 {o['not-comparable']} not comparable, {o['expectation-broken']} expectation broken,
-{o['infrastructure-error']} infrastructure errors.</p>
+{o['infrastructure-error']} infrastructure errors{
+ f", {o['known-difference']} known differences" if o.get('known-difference') else ''}.</p>
 <p>Started {escape(run['started_at'])}, {run['duration_seconds']:.1f} s, profile
 <code>{escape(run['profile'])}</code>, Python {escape(run['environment']['python'])} on
 {escape(run['environment']['platform'])}{', shards merged: ' + str(len(run['merged_from']))
  if run['merged_from'] else ''}.</p>
-<h2>Products</h2><table><tr><th>member</th><th>product id</th></tr>{ids}</table>
+<h2>Products</h2><table><tr><th>member</th><th>lineage</th><th>product id</th></tr>{ids}</table>
+<p>Members of one lineage share a kernel: against another lineage they are one voice.</p>
 <h2>Divergences and failures ({len(bad)})</h2>
 {'<p>None.</p>' if not bad else
  '<table><tr><th>case</th><th>outcome</th><th>factions</th><th>first divergence</th></tr>'

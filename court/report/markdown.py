@@ -50,11 +50,13 @@ def render(report: dict[str, Any]) -> str:
     if o.get("known-difference"):
         lines += [f"Known differences (listed in the witness's known-differences file, not "
                   f"failures): {o['known-difference']}", ""]
-    lines += ["| member | product id | cases | median wall | p95 wall | peak RSS (max) |",
-              "|---|---|---:|---:|---:|---:|"]
+    lines += ["| member | lineage | product id | cases | median wall | p95 wall | "
+              "peak RSS (max) |",
+              "|---|---|---|---:|---:|---:|---:|"]
     ids = {p["id"]: p.get("product_id") or "-" for p in report["products"]}
+    lineage = {p["id"]: p.get("lineage") or p["id"] for p in report["products"]}
     for m, st in s["members"].items():
-        lines.append(f"| {m} | `{ids.get(m, '-')[:16]}` | {st['cases']} | "
+        lines.append(f"| {m} | {lineage.get(m, m)} | `{ids.get(m, '-')[:16]}` | {st['cases']} | "
                      f"{_fmt_s(st['wall_median_seconds'])} | {_fmt_s(st['wall_p95_seconds'])} | "
                      f"{_fmt_b(st['peak_rss_max_bytes'])} |")
     bad = failing(report)

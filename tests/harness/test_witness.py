@@ -262,3 +262,47 @@ def test_witness_run_over_examples_is_green(tmp_path):
     bad = [(r.case.id, r.outcome) for r in records
            if r.outcome not in ("agree", "known-difference")]
     assert bad == []
+
+
+def test_the_prelude_binds_exactly_the_lispex_primitives():
+    import re
+
+    from implementations.lispex.primitives.table import rows
+
+    text = (ROOT / "implementations/guile/lispex-witness/prelude.scm").read_text("utf-8")
+    bound = set(re.findall(r'\("([^"]+)" \. ,', text))
+    assert bound == {r.name for r in rows()}
+
+
+def test_the_comparison_record_carries_core_ir_and_bytecode_ids(capsys, tmp_path):
+    p = tmp_path / "p.lspx"
+    p.write_text("(define (f x) (* x 2)) (f 21)")
+    assert main(["compare", str(p), "--impl", "tree,vm", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    vm = r["observations"]["vm"]["products"]
+    assert r["core_ir_id"] == vm["core_ir_id"] and len(r["core_ir_id"]) == 64
+    assert r["bytecode_id"] == vm["bytecode_id"] and r["bytecode_ids"] == {"vm": vm["bytecode_id"]}
+    assert r["lineages"] == {"tree": "lispex-kernel", "vm": "lispex-kernel"}
+
+
+@needs_guile
+def test_court_run_reports_known_differences_and_lineages(tmp_path, capsys):
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "same.lspx").write_text("(list 1 2.5 \"s\")")
+    (corpus / "inf.lspx").write_text("(/ 1 0.0)")  # Lispex E313, Guile +inf.0: listed
+    reports = tmp_path / "r"
+    code = main(["run", str(corpus), "--court", "witness", "--report-dir", str(reports)])
+    assert code == 0, capsys.readouterr()
+    report = json.loads((reports / "court-report.json").read_text())
+    cases = {c["id"]: c for c in report["cases"]}
+    assert cases["same"]["outcome"] == "agree"
+    assert (cases["inf"]["outcome"], cases["inf"]["known_difference"]) == \
+        ("known-difference", "no-infinities")
+    assert {p["id"]: p["lineage"] for p in report["products"]} == \
+        {"tree": "lispex-kernel", "guile": "guile"}
+    assert "| guile | guile |" in (reports / "summary.md").read_text()
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs/schemas/court-report.schema.json").read_text())
+    jsonschema.validate(report, schema)
