@@ -151,12 +151,20 @@
         (unless (= (length data) 1)
           (error "the input must be exactly one datum"))
         (module-define! m 'input (car data))))
+    ;; The whole program is expanded before any of it runs, as Lispex normalizes the whole
+    ;; source first: a malformed form anywhere is a source error, with no output.
     (set-stage! 'expand)
-    (for-each (lambda (form)
-                (save-module-excursion
-                 (lambda () (set-current-module m) (macroexpand form))))
-              forms)
-    (set-stage! 'run)
+    (let ((expanded (map (lambda (form)
+                           (save-module-excursion
+                            (lambda () (set-current-module m) (macroexpand form))))
+                         forms)))
+      (set-stage! 'run)
+      (run-expanded expanded m settle!))))
+
+(define (run-expanded forms m settle!)
+  (save-module-excursion
+   (lambda ()
+     (set-current-module m)
     (let ((results
            (call-with-stack-overflow-handler
             stack-limit
@@ -165,13 +173,14 @@
                 (if (null? fs)
                     last
                     (loop (cdr fs)
-                          (call-with-values (lambda () (eval (car fs) m)) list)))))
+                          ;; Already expanded: primitive-eval runs it without expanding again.
+                          (call-with-values (lambda () (primitive-eval (car fs))) list)))))
             (lambda () (throw 'lispex-stack-limit "Guile stack limit reached")))))
       ;; Guile's `define` and `set!` yield an unspecified value; Lispex's yield none.
       (let ((results (if (and (= (length results) 1) (unspecified? (car results)))
                          '()
                          results)))
-        (settle! "ok" (map lispex-write-string results) #f "")))))
+        (settle! "ok" (map lispex-write-string results) #f ""))))))
 
 ;;; The loop -------------------------------------------------------------------------------------
 
