@@ -24,6 +24,8 @@ FIXED_COURTS: dict[str, tuple[str, ...]] = {
     "tree-rust": ("tree", "vm"),
     "rust-topaz": ("vm", "topaz-vm"),
     "all-four": ("tree", "vm", "topaz-tree", "topaz-vm"),
+    # The Lispex tree interpreter against GNU Guile: a witness that shares no code with the kernel.
+    "witness": ("tree", "guile"),
 }
 DEFAULT_COURT = "tree-rust"
 
@@ -52,21 +54,40 @@ class Product:
     # outcome and the meter figures are normative. None: this product shares its meters with
     # nobody (the default for a foreign product that names none).
     meter_model: str | None = None
+    # What the product shares with others: members of one lineage share a kernel (reader,
+    # normalizer, values, numeric tower, primitives), so a bug there is one voice, not several.
+    # A product that names none is its own lineage.
+    lineage: str = ""
+    # Commands that must be on PATH for the product to run (a worker that drives another program).
+    requires: list[str] = field(default_factory=list)
+    # A file of named, explained known differences between this product and Lispex, if any.
+    known_differences: Path | None = None
+
+    def __post_init__(self) -> None:
+        if not self.lineage:
+            self.lineage = self.id
 
     def route(self) -> str:
         if self.worker_module:
-            return f"python -m {self.worker_module} --impl {self.impl}"
+            route = f"python -m {self.worker_module} --impl {self.impl}"
+            if self.requires:
+                route += f" (driving {', '.join(self.requires)} from PATH)"
+            return route
         return " ".join(self.command)
 
     def availability(self) -> tuple[bool, str]:
         """(available, why-not). Checks only what can be checked without starting it."""
+        for exe in self.requires:
+            if shutil.which(exe) is None:
+                return False, f"command {exe!r} not found on PATH"
         if self.worker_module:
             if importlib.util.find_spec(self.worker_module) is None:
                 return False, f"module {self.worker_module} is not installed"
-            from implementations import registry
+            if self.worker_module == "implementations.worker":
+                from implementations import registry
 
-            if self.impl not in registry.ids():
-                return False, f"implementation {self.impl!r} is not in this distribution"
+                if self.impl not in registry.ids():
+                    return False, f"implementation {self.impl!r} is not in this distribution"
             return True, ""
         if not self.command:
             return False, "no command"
@@ -78,7 +99,8 @@ class Product:
         return (True, "") if ok else (False, f"command {exe!r} not found")
 
 
-def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> Product:
+def _product_from(data: dict[str, Any], origin: str, pid: str | None = None,
+                  folder: Path | None = None) -> Product:
     pid = pid or data.get("id")
     if not pid or not isinstance(pid, str):
         raise ConfigError(f"{origin}: a product needs an id")
@@ -100,7 +122,7 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> 
     if meter_model is not None and (not isinstance(meter_model, str) or not meter_model):
         raise ConfigError(f"{origin}: product {pid}: meter_model must be a non-empty string")
     known = {"id", "title", "family", "version", "protocol", "worker_module", "impl", "command",
-             "input", "meter_model", "limit"}
+             "input", "meter_model", "limit", "lineage", "requires", "known_differences"}
     unknown = set(data) - known
     if unknown:
         raise ConfigError(f"{origin}: product {pid}: unknown keys {sorted(unknown)}")
@@ -111,11 +133,26 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None) -> 
         raise ConfigError(f"{origin}: product {pid}: version must be a string")
     if command and not command[0]:
         raise ConfigError(f"{origin}: product {pid}: the command's program must not be empty")
+    lineage = data.get("lineage", pid)
+    if not isinstance(lineage, str) or not lineage:
+        raise ConfigError(f"{origin}: product {pid}: lineage must be a non-empty string")
+    requires = data.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(x, str) and x for x in requires):
+        raise ConfigError(f"{origin}: product {pid}: requires must be a list of command names")
+    differences = data.get("known_differences")
+    if differences is not None and not isinstance(differences, str):
+        raise ConfigError(f"{origin}: product {pid}: known_differences must be a path")
+    diff_path = None
+    if differences:
+        diff_path = Path(differences)
+        if not diff_path.is_absolute():
+            diff_path = (folder or Path.cwd()) / diff_path
     return Product(id=pid, title=data.get("title", pid), protocol=protocol,
                    family=data.get("family", "foreign"), version=str(data.get("version", "")),
                    worker_module=data.get("worker_module"), impl=data.get("impl"),
                    command=list(command), input_args=list(input_args),
-                   limit_args=list(limit_args), origin=origin, meter_model=meter_model)
+                   limit_args=list(limit_args), origin=origin, meter_model=meter_model,
+                   lineage=lineage, requires=list(requires), known_differences=diff_path)
 
 
 def builtin_products() -> dict[str, Product]:
@@ -124,7 +161,8 @@ def builtin_products() -> dict[str, Product]:
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             data = tomllib.loads(entry.read_text("utf-8"))
-            p = _product_from(data, f"builtin:court/products/{entry.name}")
+            p = _product_from(data, f"builtin:court/products/{entry.name}",
+                              folder=Path(str(folder)))
             out[p.id] = p
     return out
 
@@ -134,7 +172,7 @@ def load_manifest(path: Path) -> Product:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path}: {e}") from None
-    return _product_from(data, str(path))
+    return _product_from(data, str(path), folder=path.parent)
 
 
 @dataclass
@@ -168,7 +206,7 @@ def load_config(path: Path | None = None, *, search_cwd: bool = True) -> Config:
             raise ConfigError(f"{path}: products.{pid} must be a table")
         if pid in FIXED_COURTS or (pid in products and products[pid].origin.startswith("builtin")):
             raise ConfigError(f"{path}: product id {pid!r} is taken by a built-in product")
-        products[pid] = _product_from(pdata, str(path), pid)
+        products[pid] = _product_from(pdata, str(path), pid, folder=path.parent)
     for cid, cdata in (data.get("courts") or {}).items():
         members = cdata.get("members") if isinstance(cdata, dict) else None
         if not isinstance(members, list) or not members or \
@@ -199,6 +237,10 @@ class Resolution:
 
     def meter_models(self) -> dict[str, str | None]:
         return {m: p.meter_model for m, p in self.products.items()}
+
+    def lineages(self) -> dict[str, str]:
+        """Each member's lineage (a member with no manifest is its own)."""
+        return {m: self.products[m].lineage if m in self.products else m for m in self.members}
 
 
 def resolve(config: Config, court: str | None = None, impls: list[str] | None = None, *,

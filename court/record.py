@@ -15,10 +15,12 @@ def unavailable_result(res: Any) -> dict[str, Any]:
     return {"schema": RESULT_SCHEMA, "court": res.court, "status": "unavailable",
             "verdict": None, "observations": {}, "factions": [], "divergence": None,
             "missing_prerequisites": res.missing, "attempted_routes": res.attempted_routes,
-            "faults": [], "core_ir_id": None}
+            "faults": [], "core_ir_id": None, "bytecode_id": None, "bytecode_ids": {},
+            "lineages": {}}
 
 
-def result_json(court: str, case: Any, faults: list) -> dict[str, Any]:
+def result_json(court: str, case: Any, faults: list,
+                lineages: dict[str, str] | None = None) -> dict[str, Any]:
     v = case.verdict
     out = {"schema": RESULT_SCHEMA, "court": court, "status": "completed", "verdict": v.kind,
            "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults",
@@ -26,7 +28,9 @@ def result_json(court: str, case: Any, faults: list) -> dict[str, Any]:
                             for m, o in case.observations.items()},
            "factions": v.factions, "divergence": v.divergence, "missing_prerequisites": [],
            "attempted_routes": [], "faults": faults, "core_ir_id": case.core_ir_id(),
-           "details": v.to_json(), "wall_seconds": case.wall_seconds}
+           "bytecode_id": case.bytecode_id(), "bytecode_ids": case.bytecode_ids(),
+           "details": v.to_json(), "wall_seconds": case.wall_seconds,
+           "lineages": dict(lineages or {})}
     if v.reasons:
         out["reasons"] = v.reasons
     if v.suspect:

@@ -21,6 +21,7 @@ from typing import Any
 import psutil
 
 from .corpus import Case, normative
+from .differences import KnownDifferences
 from .files import safe_text
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
@@ -28,11 +29,12 @@ from .supervisor import Limits
 from .verdict import FINDING_KINDS, Verdict, transcript
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
-            "expectation-broken", "infrastructure-error", "interrupted", "not-run")
+            "expectation-broken", "infrastructure-error", "known-difference", "interrupted",
+            "not-run")
 # Outcomes that fail a run whatever the flags; --strict adds not-comparable.
 FAILURES = ("disagree", "one-sided-limit", "member-fault", "expectation-broken")
 # Outcomes of a case that was run and judged; any other outcome means the run cannot pass.
-JUDGED = ("agree", "not-comparable", *FAILURES)
+JUDGED = ("agree", "not-comparable", "known-difference", *FAILURES)
 
 
 def failed(outcomes: dict[str, int]) -> bool:
@@ -76,6 +78,12 @@ def expectation_differences(case: Case, observations: dict[str, dict]) -> list[d
             got["diagnostic"] = {k: v for k, v in got["diagnostic"].items()
                                  if k in expected["diagnostic"]}
         axes = ["status", "exit_status", "stdout", "values", "warnings", "diagnostic"]
+        # A member that cannot express an axis (a witness has no Lispex diagnostic codes or
+        # warnings) is held only to the axes it can.
+        if "diagnostic_code" in uncompared:
+            axes.remove("diagnostic")
+        if "warnings" in uncompared:
+            axes.remove("warnings")
         if uncompared & {"stdout", "values"}:
             # The product prints output and values as one transcript: hold it against the
             # transcript the blessed expectation implies.
@@ -97,17 +105,32 @@ class CaseRecord:
     outcome: str
     differences: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None  # a malformed case (e.g. its input datum does not read)
+    known_difference: str | None = None  # the id of the entry that explains a disagreement
 
     @property
     def verdict(self) -> Verdict | None:
         return self.result.verdict if self.result else None
 
 
-def classify(case: Case, result: CaseResult) -> CaseRecord:
+def classify(case: Case, result: CaseResult, known: KnownDifferences | None = None,
+             source: str = "") -> CaseRecord:
     v = result.verdict
     infra = any(o["semantic"]["status"] == "infrastructure-error"
                 for o in result.observations.values())
     diffs = expectation_differences(case, result.observations)
+    if known:
+        entry = None
+        if v.kind == "disagree":
+            entry = known.match(result.observations, v.factions, source, case.id)
+        elif infra or v.kind == "not-comparable":
+            entry = known.match_resource(result.observations, source, case.id)
+        if entry is not None:
+            # The witness differs here on purpose; the other members are still held to the
+            # expectation.
+            witness = set(known.by_member)
+            rest = [d for d in diffs if d["member"] not in witness]
+            return CaseRecord(case, result, "expectation-broken" if rest else "known-difference",
+                              rest, known_difference=entry.id)
     if v.kind in FINDING_KINDS:
         # A finding is the case's outcome even beside a fault: the members that answered
         # disagree, or a member failed where the others answered.
@@ -160,6 +183,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
     closed = threading.Event()  # once set, late records from stuck slots are dropped
     faults: list[dict] = []
     sessions: list[CourtSession] = []
+    known = KnownDifferences.for_products(resolution.products)
 
     def keep(record: CaseRecord) -> None:
         with lock:
@@ -193,7 +217,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
                 with lock:
                     inflight[me] = case
                 try:
-                    record = run_one(session, case, limits)
+                    record = run_one(session, case, limits, known)
                 except Exception as e:  # noqa: BLE001 - one case's fault, never a lost case
                     record = fault_record(case, "internal", f"while running the case: {_name(e)}")
                 keep(record)
@@ -330,7 +354,8 @@ def _case_limits(base: Limits, case: Case | None) -> Limits:
                   profile=case.profile or base.profile, meter_limits=meter)
 
 
-def run_one(session: CourtSession, case: Case, limits: Limits) -> CaseRecord:
+def run_one(session: CourtSession, case: Case, limits: Limits,
+            known: KnownDifferences | None = None) -> CaseRecord:
     session.limits = _case_limits(limits, case)
     for w in session.workers.values():
         w.limits = session.limits
@@ -346,4 +371,4 @@ def run_one(session: CourtSession, case: Case, limits: Limits) -> CaseRecord:
         return CaseRecord(case, None, "infrastructure-error",
                           error=f"malformed input datum: {e}")
     del t0
-    return classify(case, result)
+    return classify(case, result, known, source.decode("utf-8", "replace"))

@@ -62,6 +62,22 @@ class CaseResult:
         ids.discard(None)
         return ids.pop() if len(ids) == 1 else None
 
+    def bytecode_ids(self) -> dict[str, str]:
+        """Each member's compiled-code id, for the members that compile (vm, topaz-vm)."""
+        out = {}
+        for m, o in self.observations.items():
+            bid = (o.get("products") or {}).get("bytecode_id")
+            if bid:
+                out[m] = bid
+        return out
+
+    def bytecode_id(self) -> str | None:
+        """The bytecode id of the comparison: the bytecode VM's when it is a member, otherwise
+        the first compiling member's (each compiler has its own code, so ids differ by member;
+        ``bytecode_ids`` has them all)."""
+        ids = self.bytecode_ids()
+        return ids.get("vm") or next(iter(ids.values()), None)
+
 
 class CourtSession:
     def __init__(self, resolution: Resolution, limits: Limits, jobs: int = 1,
@@ -165,7 +181,7 @@ class CourtSession:
                 worker.limits = saved_worker  # type: ignore[assignment]
 
     def judge(self, observations: dict[str, dict[str, Any]]) -> Verdict:
-        return judge(observations, self.resolution.meter_models())
+        return judge(observations, self.resolution.meter_models(), self.resolution.lineages())
 
     def _rerun_timeouts(self, observations: dict[str, dict[str, Any]], source: bytes,
                         input_text: str | None, filename: str) -> None:

@@ -185,9 +185,12 @@ def _fault_of(obs: dict[str, Any]) -> dict[str, str]:
 
 
 def judge(observations: dict[str, dict[str, Any]],
-          meter_models: dict[str, str | None] | None = None) -> Verdict:
+          meter_models: dict[str, str | None] | None = None,
+          lineages: dict[str, str] | None = None) -> Verdict:
     """The verdict on one case. ``meter_models`` maps members to their manifest's meter model
-    (None: the member shares its meters with nobody)."""
+    (None: the member shares its meters with nobody); ``lineages`` maps members to what they
+    share (see Product.lineage; a member not in it is its own lineage), which only the suspect
+    guess uses."""
     models = meter_models or {}
     axes = compared_axes(observations)
     uncompared = [a for a in SEMANTIC_AXES if a not in axes and a != "transcript"]
@@ -240,7 +243,7 @@ def judge(observations: dict[str, dict[str, Any]],
         if model:
             divergence["meter_model"] = model
         return verdict("disagree", divergence=divergence, reasons=reasons,
-                       suspect=_suspect(factions, len(observations)))
+                       suspect=_suspect(factions, len(observations), lineages))
 
     # 2. A member that could not answer while others did.
     counted = [m for m in faulted if _fault_of(observations[m])["kind"] in MEMBER_FAULTS]
@@ -335,14 +338,43 @@ def _factor(entry: dict[str, Any], rerun: dict[str, Any]) -> str:
     return f"{raised // entry['limit_value']}" if raised and entry["limit_value"] else "?"
 
 
-def _suspect(factions: list[list[str]], n: int) -> dict[str, Any] | None:
-    """A labelled guess: the member alone in its faction against a majority. Never certain."""
-    if n < 3:
+def _suspect(factions: list[list[str]], n: int,
+             lineages: dict[str, str] | None = None) -> dict[str, Any] | None:
+    """A labelled guess: the member alone in its faction against a majority. Never certain.
+
+    Members of one lineage share a kernel, so against a member of another lineage they are one
+    voice, however many they are: four built-ins against one foreign product is one against one,
+    and the guess is withheld (``member`` null, ``withheld`` true, the basis says why). Where the
+    loner's own lineage sits in the majority, its siblings disagree with it on what they do not
+    share, and members count one each as before.
+    """
+    lineages = lineages or {}
+    if n < 3 or len(factions) != 2:
         return None
-    majority = factions[0]
-    loners = [f[0] for f in factions[1:] if len(f) == 1]
-    if len(majority) * 2 > n and len(loners) == 1 and len(factions) == 2:
-        return {"member": loners[0], "certain": False,
-                "basis": f"alone against a majority of {len(majority)} of {n} members "
-                         f"({', '.join(majority)})"}
-    return None
+    majority, minority = factions
+    if len(minority) != 1:
+        return None
+    loner = minority[0]
+
+    def lineage(m: str) -> str:
+        return lineages.get(m, m)
+
+    voices = {lineage(m) for m in majority}
+    if lineage(loner) in voices:
+        if len(majority) * 2 > n:
+            return {"member": loner, "certain": False,
+                    "basis": f"alone against a majority of {len(majority)} of {n} members "
+                             f"({', '.join(majority)})"}
+        return None
+    total = len(voices) + 1
+    if len(voices) * 2 > total:
+        return {"member": loner, "certain": False,
+                "basis": f"alone against a majority of {len(voices)} of {total} independent "
+                         f"lineages ({', '.join(sorted(voices))}; members "
+                         f"{', '.join(majority)})"}
+    shared = ", ".join(sorted(voices))
+    return {"member": None, "certain": False, "withheld": True,
+            "basis": f"no majority: {len(majority)} member(s) of {len(voices)} lineage(s) "
+                     f"({shared}: {', '.join(majority)}) against {loner} "
+                     f"(lineage {lineage(loner)}) is {len(voices)} voice(s) against one; "
+                     "members of one lineage share a kernel, so they count once"}

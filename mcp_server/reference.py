@@ -161,7 +161,8 @@ class Reference:
         for t in searched:
             for entry in self.entries(t):
                 if entry["name"] == name:
-                    return {"topic": t, "known": True, "name": name, "entry": dict(entry)}
+                    # The entry's own fields at the top, as lispex_diagnostic answers.
+                    return {"topic": t, "known": True, **entry}
         names = [e["name"] for t in searched for e in self.entries(t)]
         return {"topic": topic, "known": False, "name": name,
                 "suggestions": difflib.get_close_matches(name, names, n=5, cutoff=0.6)}

@@ -29,6 +29,12 @@ FILENAME = {"type": "string", "minLength": 1, "maxLength": MAX_FILENAME,
 
 def input_schemas(products: list[str], courts: list[str], profiles: list[str],
                   default_profile: str, default_court: str) -> dict[str, dict[str, Any]]:
+    schemas = _input_schemas(products, courts, profiles, default_profile, default_court)
+    return {name: {"$schema": DIALECT, **schema} for name, schema in schemas.items()}
+
+
+def _input_schemas(products: list[str], courts: list[str], profiles: list[str],
+                   default_profile: str, default_court: str) -> dict[str, dict[str, Any]]:
     profile = {"type": "string", "enum": profiles, "default": default_profile,
                "description": "resource profile (meter limits) of the run"}
     return {
@@ -124,7 +130,7 @@ COMPARE_RESULT = {
     "type": "object",
     "required": ["schema", "court", "status", "verdict", "observations", "factions",
                  "divergence", "missing_prerequisites", "attempted_routes", "faults",
-                 "core_ir_id", "profile"],
+                 "core_ir_id", "bytecode_id", "profile"],
     "properties": {
         "schema": {"const": "lispex.court-result/v1"},
         "court": STR,
@@ -142,6 +148,9 @@ COMPARE_RESULT = {
         "attempted_routes": STRINGS,
         "faults": {"type": "array", "items": OBJECT},
         "core_ir_id": STR_OR_NULL,
+        "bytecode_id": STR_OR_NULL,
+        "bytecode_ids": {"type": "object", "additionalProperties": STR},
+        "lineages": {"type": "object", "additionalProperties": STR},
         "profile": STR,
         "details": OBJECT,
         "wall_seconds": {"type": "number"},
@@ -195,8 +204,7 @@ REFERENCE_RESULT = {
             "properties": {"name": STR, "disposition": STR}}},
         "known": {"type": "boolean"},
         "name": STR,
-        "entry": {"type": "object", "required": ["name", "disposition"],
-                  "properties": {"name": STR, "disposition": STR}},
+        "disposition": STR,
         "suggestions": STRINGS,
         "profile": STR,
     },
@@ -211,7 +219,11 @@ OUTPUT_RESULTS = {
 }
 
 
+# Every tool schema names its dialect, so clients (the MCP Inspector among them) need not guess.
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
 def output_schema(tool: str) -> dict[str, Any]:
     """Results travel as ``structuredContent.result``."""
-    return {"type": "object", "required": ["result"], "additionalProperties": False,
-            "properties": {"result": OUTPUT_RESULTS[tool]}}
+    return {"$schema": DIALECT, "type": "object", "required": ["result"],
+            "additionalProperties": False, "properties": {"result": OUTPUT_RESULTS[tool]}}

@@ -225,7 +225,7 @@ class Tools:
         if progress:
             control.on_member = lambda m, o: progress(f"{m}: {o['semantic']['status']}")
         case = self._run(res, args, control)
-        result = result_json(res.court, case, [])
+        result = result_json(res.court, case, [], res.lineages())
         timed_out = control.timed_out or any(
             f.get("kind") == "timeout" for o in case.observations.values()
             for f in o.get("faults") or [])

@@ -85,7 +85,7 @@ def run_compare(args: argparse.Namespace) -> int:
         try:
             with CourtSession(res, limits, jobs=args.jobs) as session:
                 case = session.run_case(source, input_text, Path(args.program).name)
-            result = result_json(res.court, case, session.cleanup_faults)
+            result = result_json(res.court, case, session.cleanup_faults, res.lineages())
         except InputRejected as e:
             raise UsageError(f"court: invalid input datum: {e}") from None
     if args.json:
@@ -105,24 +105,33 @@ def run_products(args: argparse.Namespace) -> int:
     for pid, p in config.products.items():
         ok, why = p.availability()
         rows.append({"id": pid, "title": p.title, "protocol": p.protocol, "family": p.family,
-                     "version": p.version, "available": ok, "why_not": why or None,
+                     "version": p.version, "lineage": p.lineage, "available": ok,
+                     "why_not": why or None,
                      "route": p.route(), "origin": p.origin})
     courts = {c: list(m) for c, m in config.courts.items()}
+    lineages: dict[str, list[str]] = {}
+    for r in rows:
+        lineages.setdefault(r["lineage"], []).append(r["id"])
     if args.json:
         sys.stdout.write(json.dumps({"schema": "lispex.court-products/v1", "products": rows,
-                                     "courts": courts}) + "\n")
+                                     "courts": courts, "lineages": lineages}) + "\n")
         return 0
     from rich.table import Table
 
     term = make_term()
     t = Table(title="products", title_justify="left")
-    for col in ("id", "title", "family", "version", "available", "protocol", "route", "origin"):
+    for col in ("id", "title", "family", "version", "lineage", "available", "protocol", "route",
+                "origin"):
         t.add_column(col, overflow="fold")
     for r in rows:
         t.add_row(r["id"], r["title"] or "-", r["family"] or "-", r["version"] or "-",
-                  "yes" if r["available"] else f"no ({r['why_not']})", r["protocol"],
-                  r["route"], r["origin"])
+                  r["lineage"], "yes" if r["available"] else f"no ({r['why_not']})",
+                  r["protocol"], r["route"], r["origin"])
     term.console.print(t)
+    for lineage, members in lineages.items():
+        if len(members) > 1:
+            term.line(f"lineage {lineage}: {', '.join(members)} share one kernel; against "
+                      "another lineage they count as one voice")
     for name, members in courts.items():
         term.line(f"court {name}: {', '.join(members)}")
     return 0

@@ -150,6 +150,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
 
     from ..fuzz.campaign import Campaign, load_quarantine
     from ..fuzz.generate import cases
+    from ..fuzz.subset import SharedSubset
     from ..session import CourtSession
 
     if args.examples is not None and args.examples <= 0:
@@ -184,6 +185,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
     with CourtSession(res, limits, jobs=args.jobs) as session, \
             LiveLine(seconds, args.examples) as live:
         campaign = Campaign(session, save_dir, quarantine, args.reduce_seconds, run_seed)
+        subset = SharedSubset(campaign.known)  # a witness court fuzzes the shared subset only
 
         def report(finding: Any) -> None:
             live.pause()
@@ -201,6 +203,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
             if stopping[0] or (seconds is not None and time.perf_counter() - start > seconds):
                 stopping[0] = True
                 raise Enough
+            if not subset.admits(case.source):
+                campaign.stats.outside_subset += 1
+                return
             finding = campaign.examine(case)
             if finding is not None:
                 report(finding)
@@ -220,10 +225,13 @@ def run_fuzz(args: argparse.Namespace) -> int:
     gen = max(elapsed - s.eval_seconds - s.reduce_seconds, 0.0)
     out.line()
     out.wrapped(f"programs generated: {s.generated} in {elapsed:.1f} s "
-             f"({s.generated / max(elapsed, 1e-9):.1f} programs/s)")
+                f"({s.generated / max(elapsed, 1e-9):.1f} programs/s)")
     out.wrapped(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
-             f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
-             f"quarantined {s.quarantined}, duplicates {s.duplicates}")
+                f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
+                f"quarantined {s.quarantined}, duplicates {s.duplicates}")
+    if s.known_differences or s.outside_subset:
+        out.wrapped(f"known differences {s.known_differences}, outside the shared subset "
+                    f"{s.outside_subset} (skipped)")
     total = max(elapsed, 1e-9)
     out.wrapped(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
              f"reducing {s.reduce_seconds / total:.0%}")

@@ -253,7 +253,9 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     for reason in result.get("reasons") or []:
         term.line(f"  because {reason}")
     suspect = result.get("suspect")
-    if suspect:
+    if suspect and suspect.get("withheld"):
+        term.line(f"  no guess: {suspect['basis']}")
+    elif suspect:
         term.line(f"  guess (not certain): {suspect['member']} is the odd one out, "
                   f"{suspect['basis']}")
     for ev in evidence_lines(result.get("evidence")):

@@ -190,7 +190,8 @@ def run_run(args: argparse.Namespace) -> int:
                        argv=["court", *sys.argv[1:]], started=started, finished=finished,
                        complete=complete and stopped_by is None, shard=shard,
                        cleanup_faults=cleanup, cluster=runner.describe() if runner else None,
-                       reproduce={c.id: reproduce_argv(c, res, args) for c in cases})
+                       reproduce={c.id: reproduce_argv(c, res, args) for c in cases},
+                       lineages=res.lineages())
         accounting = check_totals(report, cases)
         paths, late_signal = write_reports(report, report_dir)
     if late_signal is None and got.signum is not None:
@@ -247,11 +248,20 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
                       f"{markdown._fmt_b(st['peak_rss_max_bytes'])}")
         return
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
-    for col in ("agree", "disagree", "one-sided limit", "member fault", "not comparable",
-                "expectation broken", "infra errors"):
-        t.add_column(col, justify="right")
-    t.add_row(*(str(o.get(k, 0)) for k in OUTCOMES))
+    # Every outcome that happened, and the usual ones always.
+    always = ("agree", "disagree", "not-comparable", "expectation-broken", "infrastructure-error")
+    kinds = [k for k in OUTCOMES if k in always or o.get(k)]
+    for k in kinds:
+        t.add_column(k.replace("-", " "), justify="right")
+    t.add_row(*(str(o.get(k, 0)) for k in kinds))
     term.console.print(t)
+    known: dict[str, int] = {}
+    for c in report["cases"]:
+        if c.get("known_difference"):
+            known[c["known_difference"]] = known.get(c["known_difference"], 0) + 1
+    if known:
+        term.line("known differences: " + ", ".join(f"{k} {n}" for k, n in
+                                                    sorted(known.items())))
     m = Table(title="members")
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
         m.add_column(col, justify="right" if col != "member" else "left")

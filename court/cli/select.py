@@ -17,7 +17,7 @@ from typing import Any
 from .usage import UsageError
 
 # Outcomes that are not failures; any other outcome (including kinds added later) is one.
-PASSING = ("agree", "not-comparable")
+PASSING = ("agree", "not-comparable", "known-difference")
 
 _TOKEN = re.compile(r"\s*(\(|\)|[^\s()]+)")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..differences import KnownDifferences
 from ..session import CaseResult, CourtSession
 from ..verdict import FINDING_KINDS
 from .generate import Case
@@ -68,6 +69,8 @@ class Stats:
     unconfirmed: int = 0
     quarantined: int = 0
     duplicates: int = 0
+    known_differences: int = 0  # disagreements a witness's known-differences file explains
+    outside_subset: int = 0  # programs skipped: outside the shared subset of a witness
     eval_seconds: float = 0.0
     reduce_seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
@@ -85,6 +88,7 @@ class Campaign:
         self.seed = seed
         self.stats = Stats()
         self.seen: set[str] = set()
+        self.known = KnownDifferences.for_products(session.resolution.products)
 
     def examine(self, case: Case) -> Finding | None:
         s = self.stats
@@ -99,7 +103,10 @@ class Campaign:
         if kind == "not-comparable":
             broken = [(m, f) for m, o in result.observations.items()
                       for f in o.get("faults", [])]
-            if broken:
+            if broken and self.known and self.known.match_resource(
+                    result.observations, case.source) is not None:
+                s.not_comparable += 1  # the witness ran on where a Lispex meter stopped
+            elif broken:
                 s.infrastructure += 1
                 if len(s.infra_examples) < 5:
                     m, f = broken[0]
@@ -108,6 +115,10 @@ class Campaign:
                 s.unconfirmed += 1
             else:
                 s.not_comparable += 1
+            return None
+        if self.known and self.known.match(result.observations, result.verdict.factions,
+                                           case.source) is not None:
+            s.known_differences += 1
             return None
         sig = signature(result)
         assert sig is not None
@@ -124,6 +135,11 @@ class Campaign:
                                   seconds=self.reduce_seconds)
         final = self.session.run_case(minimized.encode("utf-8"), case.input, "fuzz.lspx")
         s.reduce_seconds += time.perf_counter() - t1
+        if self.known and self.known.match(final.observations, final.verdict.factions,
+                                           minimized) is not None:
+            # Reduced, the program shows a listed difference its first shape hid.
+            s.known_differences += 1
+            return None
         finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
                           final.observations, tests)
         if self.save_dir is not None:

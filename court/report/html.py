@@ -28,6 +28,7 @@ OUTCOME_COLORS = {
     "member-fault": ("#4e342e", "#efebe9"),
     "interrupted": ("#455a64", "#eceff1"),
     "not-run": ("#78909c", "#f5f5f5"),
+    "known-difference": ("#00695c", "#e0f2f1"),
 }
 DEFAULT_COLOR = ("#37474f", "#eceff1")
 
@@ -209,12 +210,13 @@ def render(report: dict[str, Any]) -> str:
     walls, rss, ratios = _series(report)
     infra = [c for c in report["cases"] if c["outcome"] == "infrastructure-error"]
     rest = [c for c in report["cases"] if c["outcome"] != "infrastructure-error"]
-    failing = [c for c in rest if c["outcome"] != "agree"]
+    failing = [c for c in rest if c["outcome"] not in ("agree", "known-difference")]
     # Failures first, so a cut at MAX_ROWS drops agreeing cases, never a failure.
-    listed = (failing + [c for c in rest if c["outcome"] == "agree"])[:MAX_ROWS]
+    listed = (failing + [c for c in rest if c["outcome"] in ("agree", "known-difference")])[:MAX_ROWS]
     kinds = sorted({c["outcome"] for c in report["cases"]} | set(o))
     counts = ", ".join(f"{badge(k)} {n}" for k, n in o.items())
-    ids = "".join(f"<tr><td>{escape(p['id'])}</td><td><code>{escape(p.get('product_id') or '-')}"
+    ids = "".join(f"<tr><td>{escape(p['id'])}</td><td>{escape(p.get('lineage') or p['id'])}"
+                  f"</td><td><code>{escape(p.get('product_id') or '-')}"
                   f"</code></td></tr>" for p in report["products"])
     status = ("<p class='warn'>Incomplete run: it stopped before every case was judged"
               f"{escape(unfinished(s['outcomes']))}.</p>" if not run["complete"] else "")
@@ -238,7 +240,8 @@ def render(report: dict[str, Any]) -> str:
 <p>Started {escape(run['started_at'])}, {run['duration_seconds']:.1f} s, profile
 <code>{escape(run['profile'])}</code>, Python {escape(run['environment']['python'])} on
 {escape(run['environment']['platform'])}{escape(merged)}.</p>
-<h2>Products</h2><table><tr><th>member</th><th>product id</th></tr>{ids}</table>
+<h2>Products</h2><table><tr><th>member</th><th>lineage</th><th>product id</th></tr>{ids}</table>
+<p>Members of one lineage share a kernel: against another lineage they are one voice.</p>
 <h2>Cases ({len(failing)} not agreeing)</h2>
 <div class="controls"><input id="q" type="search" placeholder="filter: case id, value, member"
 aria-label="filter cases"><select id="kind" aria-label="outcome"><option value="failures"

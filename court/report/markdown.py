@@ -24,7 +24,7 @@ def failing(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Cases that need a person: every outcome but agreement, not-comparable and not-run (kinds
     added later count as failures until this module learns otherwise)."""
     return [c for c in report["cases"]
-            if c["outcome"] not in ("agree", "not-comparable", "not-run")]
+            if c["outcome"] not in ("agree", "not-comparable", "not-run", "known-difference")]
 
 
 def unfinished(o: dict[str, int]) -> str:
@@ -71,12 +71,18 @@ def render(report: dict[str, Any]) -> str:
               "|---:|---:|---:|---:|---:|---:|---:|---:|",
               f"| {s['cases']} | {o['agree']} | {o['disagree']} | {o.get('one-sided-limit', 0)} "
               f"| {o.get('member-fault', 0)} | {o['not-comparable']} | "
-              f"{o['expectation-broken']} | {o['infrastructure-error']} |", "",
-              "| member | product id | cases | median wall | p95 wall | peak RSS (max) |",
-              "|---|---|---:|---:|---:|---:|"]
+              f"{o['expectation-broken']} | {o['infrastructure-error']} |", ""]
+    if o.get("known-difference"):
+        lines += [f"Known differences (listed in the witness's known-differences file, not "
+                  f"failures): {o['known-difference']}", ""]
+    lines += ["| member | lineage | product id | cases | median wall | p95 wall | "
+              "peak RSS (max) |",
+              "|---|---|---|---:|---:|---:|---:|"]
     ids = {p["id"]: p.get("product_id") or "-" for p in report["products"]}
+    lineage = {p["id"]: p.get("lineage") or p["id"] for p in report["products"]}
     for m, st in s["members"].items():
-        lines.append(f"| {text.md(m)} | {text.md_code(ids.get(m, '-')[:16])} | {st['cases']} | "
+        lines.append(f"| {text.md(m)} | {text.md(lineage.get(m, m))} | "
+                     f"{text.md_code(ids.get(m, '-')[:16])} | {st['cases']} | "
                      f"{_fmt_s(st['wall_median_seconds'])} | {_fmt_s(st['wall_p95_seconds'])} | "
                      f"{_fmt_b(st['peak_rss_max_bytes'])} |")
     bad = failing(report)

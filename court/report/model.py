@@ -40,8 +40,10 @@ def case_json(r: CaseRecord, reproduce: list[str] | None = None) -> dict[str, An
         "outcome": r.outcome,
         "blessed": r.case.expectation is not None,
     }
-    if reproduce and r.outcome not in ("agree", "not-comparable"):
+    if reproduce and r.outcome not in ("agree", "not-comparable", "known-difference"):
         out["reproduce"] = reproduce
+    if r.known_difference:
+        out["known_difference"] = r.known_difference
     if r.error:
         out["error"] = r.error
     if r.result is not None:
@@ -56,6 +58,7 @@ def case_json(r: CaseRecord, reproduce: list[str] | None = None) -> dict[str, An
             "evidence": v.evidence,
             "wall_seconds": r.result.wall_seconds,
             "core_ir_id": r.result.core_ir_id(),
+            "bytecode_id": r.result.bytecode_id(),
             "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults")
                                  if k in o} for m, o in r.result.observations.items()},
         })
@@ -103,10 +106,12 @@ def build(records: list[CaseRecord], *, court: str, members: list[str],
           started: dt.datetime, finished: dt.datetime, complete: bool,
           shard: tuple[int, int] | None, cleanup_faults: list[dict],
           cluster: dict[str, Any] | None = None,
-          reproduce: dict[str, list[str]] | None = None) -> dict[str, Any]:
+          reproduce: dict[str, list[str]] | None = None,
+          lineages: dict[str, str] | None = None) -> dict[str, Any]:
     """``reproduce`` maps a case id to the command (argv) that runs it again on its own."""
     reproduce = reproduce or {}
     cases = [case_json(r, reproduce.get(r.case.id)) for r in records]
+    lineages = lineages or {}
     report = {
         "schema": REPORT_SCHEMA,
         "run": {
@@ -121,7 +126,8 @@ def build(records: list[CaseRecord], *, court: str, members: list[str],
             "complete": complete,
             "merged_from": [],
         },
-        "products": [{"id": m, "product_id": product_ids.get(m)} for m in members],
+        "products": [{"id": m, "product_id": product_ids.get(m),
+                      "lineage": lineages.get(m, m)} for m in members],
         "cases": cases,
         "faults": cleanup_faults,
         "summary": summarize(cases, members),
@@ -177,6 +183,6 @@ def merge(reports: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         "command": list(sys.argv),
     })
     return {"schema": REPORT_SCHEMA, "run": run,
-            "products": [{"id": m, "product_id": ids[m]} for m in members],
+            "products": [dict(p) for p in first["products"]],
             "cases": cases, "faults": [f for _, r in reports for f in r.get("faults", [])],
             "summary": summarize(cases, members)}

@@ -80,6 +80,7 @@ async def test_negotiation_tool_list_and_every_tool(mode, version, pair_court):
         assert (r["status"], r["verdict"]) == ("completed", "agree")
         assert set(r["observations"]) == {"tree", "tree-again"}
         assert r["core_ir_id"] == r["observations"]["tree"]["products"]["core_ir_id"]
+        assert r["bytecode_id"] is None and r["bytecode_ids"] == {}  # no compiling member
         r = await call(c, schemas, "lispex_compare", {"source": "(+ 1 2)", "court": "all-four"})
         assert r["status"] == "unavailable"
         assert {"topaz-tree", "topaz-vm"} <= set(r["missing_prerequisites"])
@@ -99,7 +100,7 @@ async def test_negotiation_tool_list_and_every_tool(mode, version, pair_court):
         assert {"procedures", "forms", "reserved", "diagnostics", "profiles", "courts"} <= \
             {t["topic"] for t in r["topics"]}
         r = await call(c, schemas, "lispex_reference", {"topic": "procedures", "name": "eval"})
-        assert r["known"] and r["entry"]["disposition"] == "absent"
+        assert r["known"] and r["disposition"] == "absent" and "entry" not in r
         r = await call(c, schemas, "lispex_reference", {"topic": "courts"})
         assert "tree-pair" in {e["name"] for e in r["entries"]}
 

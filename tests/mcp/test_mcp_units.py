@@ -67,6 +67,9 @@ def test_schemas_are_valid_and_within_the_checker(tools):
         for key in ("inputSchema", "outputSchema"):
             jsonschema.Draft202012Validator.check_schema(d[key])
             assert schema.unknown_keywords(d[key]) == set(), (d["name"], key)
+            # Declared, so that clients (the MCP Inspector) need not guess the dialect.
+            assert d[key]["$schema"] == "https://json-schema.org/draft/2020-12/schema", \
+                (d["name"], key)
         assert d["inputSchema"]["type"] == "object" == d["outputSchema"]["type"]
         assert 1 <= len(d["name"]) <= 64
 
@@ -128,7 +131,8 @@ def test_reference_comes_from_the_kernel_tables(tools):
     def entry(topic, name):
         r = call(tools, "lispex_reference", {"topic": topic, "name": name})
         assert r["known"], r
-        return r["entry"]
+        assert "entry" not in r and r["topic"] == topic and r["name"] == name
+        return r
 
     assert entry("procedures", "eval")["disposition"] == "absent"
     assert entry("procedures", "car")["disposition"] == "present"
