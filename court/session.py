@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adapters import ONESHOT
+from .forkserver import builtin_impl
 from .products import Resolution
 from .supervisor import Fault, Limits, WorkerProcess
 from .verdict import Verdict, judge
@@ -62,6 +63,27 @@ class CourtSession:
             for m, p in resolution.products.items() if p.protocol == "court-worker/v1"}
         self.pool = ThreadPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
         self.cleanup_faults: list[dict[str, Any]] = []
+        # One worker template serves the whole court: it preloads every member it can fork.
+        preload = tuple(dict.fromkeys(
+            impl for w in self.workers.values() if (impl := builtin_impl(w.product))))
+        for w in self.workers.values():
+            w.preload = preload
+
+    def warm(self) -> None:
+        """Start every member's worker that is not running, all at once: each is launched (and
+        sent its hello) before any answer is awaited. A member that fails to start keeps its
+        fault for its next request, which reports it as that member's result."""
+        pending = [w for w in self.workers.values() if not w.alive()]
+        for w in pending:
+            try:
+                w.launch()
+            except Fault as f:
+                w.start_fault = f
+        for w in pending:
+            try:
+                w.finish_start()
+            except Fault as f:
+                w.start_fault = f
 
     def __enter__(self) -> CourtSession:
         return self
@@ -112,6 +134,8 @@ class CourtSession:
     def run_members(self, source: bytes, input_text: str | None,
                     filename: str) -> dict[str, dict[str, Any]]:
         members = list(self.resolution.members)
+        if any(not w.alive() for w in self.workers.values()):
+            self.warm()
         if self.pool and len(members) > 1:
             futures = {m: self.pool.submit(self.run_member, m, source, input_text, filename)
                        for m in members}

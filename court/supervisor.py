@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import resource
+import select
 import signal
 import subprocess
 import sys
@@ -25,6 +25,7 @@ import psutil
 from .products import Product
 
 STARTUP_TIMEOUT = 30.0
+CHUNK = 1 << 16
 KILL_GRACE = 0.5
 
 
@@ -97,19 +98,35 @@ def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
 
 
 class WorkerProcess:
-    """One long-lived `lispex.court-worker/v1` worker for one product."""
+    """One long-lived `lispex.court-worker/v1` worker for one product.
+
+    A shipped implementation's worker is forked from the warm worker template
+    (court/forkserver.py); any other product's worker is its own process. Either way one request
+    is one write of one encoded line, and its reply is read in large chunks from the worker's
+    stdout (its stderr is drained in the same poll, for the last words of a crash) by the
+    requesting thread itself: no reader thread, no queue hand-off per case.
+    """
 
     def __init__(self, product: Product, limits: Limits, recycle_after: int = 500) -> None:
         self.product = product
         self.limits = limits
         self.recycle_after = recycle_after
-        self.proc: subprocess.Popen | None = None
-        self.replies: queue.Queue = queue.Queue()
+        self.proc: Any = None  # subprocess.Popen or forkserver.ForkedProcess
         self.stderr_tail: list[str] = []
         self.cases = 0
         self.product_id: str | None = None
         self.rss_method: str | None = None
         self.next_id = 0
+        self.preload: tuple[str, ...] = ()  # what a template started for this worker loads
+        self.last_exit: int | None = None
+        self.start_fault: Fault | None = None  # from a start begun ahead of the first request
+        self.lock = threading.RLock()
+        self._hello: int | None = None
+        self._out = bytearray()
+        self._scan = 0
+        self._err = bytearray()
+        self._fds: tuple[int, int, int] = (-1, -1, -1)
+        self._poller: Any = None
 
     def command(self) -> list[str]:
         if self.product.worker_module:
@@ -117,37 +134,65 @@ class WorkerProcess:
                     str(self.product.impl), "--memory-limit", str(self.limits.memory_bytes)]
         return list(self.product.command)
 
-    def start(self) -> None:
-        try:
-            self.proc = subprocess.Popen(
-                self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True, bufsize=0,
-                preexec_fn=None if self.product.worker_module
-                else _limit_memory(self.limits.memory_bytes))
-        except OSError as e:
-            raise Fault("build", f"cannot start {self.product.id}: {e}") from None
-        self.replies = queue.Queue()
-        threading.Thread(target=self._read_stdout, args=(self.proc, self.replies),
-                         daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self.proc,), daemon=True).start()
+    def _spawn(self) -> None:
+        from . import forkserver
+
+        impl = forkserver.builtin_impl(self.product)
+        self.proc = None
+        self.last_exit = None
+        if impl is not None and forkserver.enabled():
+            try:
+                self.proc = forkserver.fork(impl, self.limits.memory_bytes,
+                                            self.preload or (impl,))
+            except forkserver.ForkServerError:
+                self.proc = None  # start an interpreter instead, as without a template
+        if self.proc is None:
+            try:
+                self.proc = subprocess.Popen(
+                    self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, start_new_session=True, bufsize=0,
+                    preexec_fn=None if self.product.worker_module
+                    else _limit_memory(self.limits.memory_bytes))
+            except OSError as e:
+                raise Fault("build", f"cannot start {self.product.id}: {e}") from None
+        fds = (self.proc.stdin.fileno(), self.proc.stdout.fileno(), self.proc.stderr.fileno())
+        self._fds = fds
+        os.set_blocking(fds[0], False)
+        self._poller = select.poll()
+        self._poller.register(fds[1], select.POLLIN)
+        self._poller.register(fds[2], select.POLLIN)
+        self._out = bytearray()
+        self._scan = 0
+        self._err = bytearray()
+        self.stderr_tail = []
         self.cases = 0
-        hello = self.request({"op": "hello"}, STARTUP_TIMEOUT)
-        if not hello.get("ok"):
-            self.stop()
-            raise Fault("build", f"{self.product.id} refused hello: {hello.get('error')}")
-        self.product_id = hello.get("product_id")
-        self.rss_method = hello.get("rss_method")
 
-    @staticmethod
-    def _read_stdout(proc: subprocess.Popen, q: queue.Queue) -> None:
-        for line in proc.stdout:  # type: ignore[union-attr]
-            q.put(line)
-        q.put(None)  # EOF: the worker died or closed its end
+    def launch(self) -> None:
+        """Start the worker and send its hello without waiting for the answer, so that the
+        members of a court start at once; :meth:`finish_start` collects the answer."""
+        with self.lock:
+            if self.alive() or self._hello is not None:
+                return
+            self.start_fault = None
+            self._spawn()
+            self._hello = self._send({"op": "hello"}, time.monotonic() + STARTUP_TIMEOUT)
 
-    def _read_stderr(self, proc: subprocess.Popen) -> None:
-        for line in proc.stderr:  # type: ignore[union-attr]
-            self.stderr_tail.append(line.decode("utf-8", "replace").rstrip())
-            del self.stderr_tail[:-20]
+    def finish_start(self) -> None:
+        with self.lock:
+            if self._hello is None:
+                return
+            rid, self._hello = self._hello, None
+            hello = self._receive(rid, time.monotonic() + STARTUP_TIMEOUT)
+            if not hello.get("ok"):
+                self.stop()
+                raise Fault("build", f"{self.product.id} refused hello: {hello.get('error')}")
+            self.product_id = hello.get("product_id")
+            self.rss_method = hello.get("rss_method")
+
+    def start(self) -> None:
+        with self.lock:
+            self.launch()
+            self.finish_start()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -155,39 +200,129 @@ class WorkerProcess:
     def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send one request and wait for its reply. Raises Fault on timeout, crash or garbage;
         the worker is then dead (killed here) and the next request respawns it."""
-        if not self.alive():
-            self.start()
-        assert self.proc is not None and self.proc.stdin is not None
+        with self.lock:
+            if self.start_fault is not None:
+                fault, self.start_fault = self.start_fault, None
+                raise fault
+            if self._hello is not None:
+                self.finish_start()
+            if not self.alive():
+                self.start()
+            deadline = time.monotonic() + timeout
+            return self._receive(self._send(msg, deadline), deadline, timeout)
+
+    def _send(self, msg: dict[str, Any], deadline: float) -> int:
         self.next_id += 1
-        msg = dict(msg, id=self.next_id)
+        rid = self.next_id
         try:
-            self.proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self._reap()
-            raise Fault("crash", f"{self.product.id} worker is gone: {self._last_words()}") \
-                from None
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
+            data = json.dumps(dict(msg, id=rid), ensure_ascii=False).encode("utf-8") + b"\n"
+        except UnicodeEncodeError:  # a lone surrogate: escape everything
+            data = json.dumps(dict(msg, id=rid)).encode("ascii") + b"\n"
+        view = memoryview(data)
+        fd = self._fds[0]
+        while view:
             try:
-                line = self.replies.get(timeout=max(remaining, 0))
-            except queue.Empty:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                # A large request and a worker not reading yet: wait for room, not forever.
+                remaining = deadline - time.monotonic()
+                poller = select.poll()
+                poller.register(fd, select.POLLOUT)
+                if remaining <= 0 or not poller.poll(remaining * 1000):
+                    self._reap()
+                    raise Fault("timeout", f"{self.product.id} did not read its request within "
+                                           "the time limit; the worker was killed") from None
+            except (BrokenPipeError, OSError, ValueError):
+                self._drain_stderr()
                 self._reap()
-                raise Fault("timeout", f"no answer from {self.product.id} within "
-                                       f"{timeout:g} s; the worker was killed") from None
+                raise Fault("crash", f"{self.product.id} worker is gone: "
+                                     f"{self._last_words()}") from None
+        return rid
+
+    def _receive(self, rid: int, deadline: float,
+                 timeout: float = STARTUP_TIMEOUT) -> dict[str, Any]:
+        while True:
+            line = self._next_line()
             if line is None:
-                self._reap()
-                raise Fault("crash", f"{self.product.id} worker exited mid-case: "
-                                     f"{self._last_words()}")
+                self._fill(deadline, timeout)
+                continue
             try:
                 reply = json.loads(line)
             except ValueError:
                 self._reap()
                 raise Fault("protocol", f"{self.product.id} worker wrote a line that is not "
                                         "JSON") from None
-            if reply.get("id") == msg["id"]:
+            if isinstance(reply, dict) and reply.get("id") == rid:
                 return reply
+
+    def _next_line(self) -> bytes | None:
+        i = self._out.find(b"\n", self._scan)
+        if i < 0:
+            self._scan = len(self._out)
+            return None
+        line = bytes(self._out[:i])
+        del self._out[:i + 1]
+        self._scan = 0
+        return line
+
+    def _fill(self, deadline: float, timeout: float) -> None:
+        """Wait for more output (stdout or stderr) until the deadline; raise on timeout or EOF."""
+        remaining = deadline - time.monotonic()
+        try:
+            events = self._poller.poll(max(remaining, 0) * 1000) if remaining > 0 else []
+        except (OSError, ValueError):
+            events = [(self._fds[1], select.POLLNVAL)]
+        if not events:
+            self._reap()
+            raise Fault("timeout", f"no answer from {self.product.id} within {timeout:g} s; "
+                                   "the worker was killed")
+        out, err = self._fds[1], self._fds[2]
+        for fd, _ in events:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:
+                chunk = b""
+            if fd == err:
+                if chunk:
+                    self._keep_stderr(chunk)
+                else:
+                    self._poller.unregister(err)
+                continue
+            if fd == out:
+                if not chunk:
+                    self._drain_stderr()
+                    self._reap()
+                    raise Fault("crash", f"{self.product.id} worker exited mid-case: "
+                                         f"{self._last_words()}")
+                self._out += chunk
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        self._err += chunk
+        *lines, rest = self._err.split(b"\n")
+        self._err = bytearray(rest[-4096:])
+        if lines:
+            self.stderr_tail.extend(x.decode("utf-8", "replace").rstrip() for x in lines[-20:])
+            del self.stderr_tail[:-20]
+
+    def _drain_stderr(self, grace: float = 0.2) -> None:
+        """What a dead worker said last (its stderr closes with it; a stray descendant that
+        keeps it open gets ``grace`` seconds)."""
+        fd = self._fds[2]
+        if fd < 0 or self.proc is None or self.proc.stderr is None or self.proc.stderr.closed:
+            return
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        end = time.monotonic() + grace
+        try:
+            while (remaining := end - time.monotonic()) > 0 and poller.poll(remaining * 1000):
+                chunk = os.read(fd, CHUNK)
+                if not chunk:
+                    break
+                self._keep_stderr(chunk)
+        except OSError:
+            pass
+        if self._err:
+            self._keep_stderr(b"\n")
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.cases >= self.recycle_after:
@@ -199,27 +334,29 @@ class WorkerProcess:
         return reply
 
     def _last_words(self) -> str:
-        code = self.proc.poll() if self.proc else None
+        code = self.proc.poll() if self.proc else self.last_exit
         tail = "; ".join(self.stderr_tail[-3:])
         status = f"exit status {code}" if code is not None else "still running"
         return f"{status}{'; stderr: ' + tail if tail else ''}"
 
     def _reap(self) -> list[str]:
         problems: list[str] = []
+        self._hello = None
         if self.proc is not None:
-            problems = kill_group(self.proc)
+            proc = self.proc
+            problems = kill_group(proc)
             self.proc = None
+            self.last_exit = proc.poll()  # for the last words of the fault being raised
         return problems
 
     def stop(self) -> list[str]:
         """Ask politely, then make sure. Returns cleanup problems."""
         if self.proc is None:
             return []
-        if self.proc.poll() is None and self.proc.stdin is not None:
+        if self.proc.poll() is None and self._fds[0] >= 0:
             try:
-                self.proc.stdin.write(b'{"op": "shutdown"}\n')
-                self.proc.stdin.flush()
+                os.write(self._fds[0], b'{"op": "shutdown"}\n')
                 self.proc.wait(timeout=1.0)
-            except (OSError, subprocess.TimeoutExpired):
+            except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
         return self._reap()

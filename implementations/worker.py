@@ -18,7 +18,6 @@ environment; nothing of one case survives into the next.
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import os
@@ -155,14 +154,55 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def serve(impl: str) -> int:
+CHUNK = 1 << 16
+
+
+def read_requests(fd: int):
+    """The request lines of ``fd``: large reads split into lines here (one read() per chunk,
+    not per byte, and no text layer), until end of file."""
+    buf = bytearray()
+    scan = 0
+    while True:
+        chunk = os.read(fd, CHUNK)
+        if not chunk:
+            if buf.strip():
+                yield bytes(buf)
+            return
+        buf += chunk
+        while True:
+            i = buf.find(b"\n", scan)
+            if i < 0:
+                scan = len(buf)
+                break
+            line = bytes(buf[:i])
+            del buf[:i + 1]
+            scan = 0
+            yield line
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def encode(reply: dict) -> bytes:
+    try:
+        return json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n"
+    except UnicodeEncodeError:  # a lone surrogate somewhere: escape everything
+        return json.dumps(reply).encode("ascii") + b"\n"
+
+
+def serve(impl: str, backend: Any = None) -> int:
+    """Answer requests on fd 0 with replies on fd 1 until shutdown or end of input."""
     _exit_with_parent()
-    backend = registry.load(impl)
-    proto = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8", buffering=1)
+    if backend is None:
+        backend = registry.load(impl)
+    out = os.dup(1)
     # Anything else that writes to stdout (a stray print) must not corrupt the protocol stream.
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    os.dup2(2, 1)
     peak = PeakRss()
-    for line in sys.stdin:
+    for line in read_requests(0):
         if not line.strip():
             continue
         try:
@@ -170,8 +210,8 @@ def serve(impl: str) -> int:
             if not isinstance(req, dict):
                 raise ValueError("a request must be a JSON object")
         except ValueError as e:
-            proto.write(json.dumps({"id": None, "ok": False,
-                                    "error": {"kind": "bad-request", "message": str(e)}}) + "\n")
+            write_all(out, encode({"id": None, "ok": False,
+                                   "error": {"kind": "bad-request", "message": str(e)}}))
             continue
         if req.get("op") == "shutdown":
             break
@@ -180,13 +220,23 @@ def serve(impl: str) -> int:
         except MemoryError:
             reply = {"id": req.get("id"), "ok": False,
                      "error": {"kind": "memory-limit", "message": "the worker ran out of memory"}}
-            proto.write(json.dumps(reply) + "\n")
+            write_all(out, encode(reply))
             return 3  # a worker that ran out of memory is not trusted for another case
-        proto.write(json.dumps(reply, ensure_ascii=False) + "\n")
+        try:
+            data = encode(reply)
+        except MemoryError:
+            data = encode({"id": req.get("id"), "ok": False,
+                           "error": {"kind": "memory-limit",
+                                     "message": "the reply did not fit in memory"}})
+            write_all(out, data)
+            return 3
+        write_all(out, data)
     return 0
 
 
 def main() -> int:
+    import argparse  # here, not at the top: a forked worker never parses arguments
+
     p = argparse.ArgumentParser(prog="python -m implementations.worker")
     p.add_argument("--impl", required=True, choices=registry.ids())
     p.add_argument("--memory-limit", type=int, default=0,
