@@ -210,8 +210,8 @@ class Tools:
 
     def lispex_compare(self, args: dict[str, Any], control: CallControl,
                        progress: Callable[[str], None] | None) -> tuple[dict[str, Any], bool]:
-        from court.compare_cmd import result_json, unavailable_result
         from court.products import ConfigError
+        from court.record import result_json, unavailable_result
 
         court = args.get("court", self.default_court)
         try:

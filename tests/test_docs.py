@@ -8,7 +8,7 @@ Conventions for examples in the docs (docs/language.md explains them to readers 
   - ``output``: exactly what ``court eval example.lspx`` writes to stdout (the program's explicit
     output, then each value of the last top-level form in ``write`` form, one per line). The
     program is run on the tree back end with :func:`implementations.lispex.run.evaluate`, and the
-    text is joined exactly as court/eval_cmd.py does.
+    text is joined exactly as court/cli/eval.py does.
   - ``stderr``: exactly what the same command writes to stderr (warnings, then the diagnostic,
     each rendered ``CODE file:line:col message irritants`` with the file label
     ``example.lspx``). When an example has one of ``output`` and ``stderr`` but not the other,
@@ -150,7 +150,7 @@ def run_example(ex: Example, run: dict | None = None):
     limits = {**limits, **run.get("limits", {})}
     obs = evaluate(ex.source.encode("utf-8"), registry.load("tree"), filename=LABEL,
                    input_text=input_text, profile_id=profile, limits=limits)
-    # Joined as court/eval_cmd.py prints them.
+    # Joined as court/cli/eval.py prints them.
     stdout = obs.stdout + "".join(v + "\n" for v in obs.values)
     stderr = "".join(w.render() + "\n" for w in obs.warnings)
     stderr += "".join(d.render(LABEL) + "\n" for d in obs.diagnostics)

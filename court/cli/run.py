@@ -13,14 +13,14 @@ from typing import Any
 import tomli_w
 from rich.console import Console
 
-from .compare_cmd import config_from, limits_from
-from .corpus import EXPECTATION_SCHEMA, Case, CaseError, discover, normative
-from .products import ConfigError, resolve
+from ..corpus import EXPECTATION_SCHEMA, Case, CaseError, discover, normative
+from ..products import ConfigError, resolve
+from ..report import markdown
+from ..report.model import MergeError, build, merge
+from ..report.write import read_report, write_all
+from ..runner import CaseRecord, Interrupted, run_cases, select
+from .compare import config_from, limits_from
 from .render import make_console
-from .report import markdown
-from .report.model import MergeError, build, merge
-from .report.write import read_report, write_all
-from .runner import CaseRecord, Interrupted, run_cases, select
 from .usage import UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -101,7 +101,7 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
 
 
 def _line(r: CaseRecord) -> str:
-    from .report.model import case_json
+    from ..report.model import case_json
 
     return markdown.one_line(case_json(r))
 

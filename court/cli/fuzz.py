@@ -10,9 +10,9 @@ from typing import Any
 
 from rich.console import Console
 
-from .compare_cmd import check_input, config_from, limits_from
-from .eval_cmd import read_input, read_program
-from .products import ConfigError, resolve
+from ..products import ConfigError, resolve
+from .compare import check_input, config_from, limits_from
+from .eval import read_input, read_program
 from .usage import UsageError
 
 
@@ -37,9 +37,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
     _hypothesis()
     from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 
-    from .fuzz.campaign import Campaign, load_quarantine
-    from .fuzz.generate import cases
-    from .session import CourtSession
+    from ..fuzz.campaign import Campaign, load_quarantine
+    from ..fuzz.generate import cases
+    from ..session import CourtSession
 
     if args.examples is not None and args.examples <= 0:
         raise UsageError("court: --examples must be positive")
@@ -121,9 +121,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
 
 
 def run_reduce(args: argparse.Namespace) -> int:
-    from .fuzz.campaign import signature
-    from .fuzz.reduce import reduce
-    from .session import CourtSession
+    from ..fuzz.campaign import signature
+    from ..fuzz.reduce import reduce
+    from ..session import CourtSession
 
     source = read_program(args.case).decode("utf-8", "replace")
     input_text = read_input(args) if args.input_file or args.input else None

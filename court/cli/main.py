@@ -7,15 +7,24 @@ own status), 2 usage or input error, 3 the harness itself failed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from .. import __version__
 from .usage import UsageError, parse_limit
 
 EXIT_USAGE = 2
 EXIT_HARNESS = 3
+
+# The MCP front end sits beside the engine, not under it: the command line loads it by name, so
+# the engine (``court/``) never imports it.
+MCP_SERVER = "mcp_server"
+
+
+def _mcp_server():
+    return importlib.import_module(MCP_SERVER)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,11 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
 
-    from mcp_server import add_serve_arguments
-
     m = sub.add_parser("mcp", help="the MCP server (Lispex tools over stdio)")
     msub = m.add_subparsers(dest="mcp_command", metavar="SUBCOMMAND", parser_class=_Parser)
-    add_serve_arguments(msub.add_parser("serve", help="serve the Lispex tools on stdin/stdout"))
+    _mcp_server().add_serve_arguments(
+        msub.add_parser("serve", help="serve the Lispex tools on stdin/stdout"))
     return p
 
 
@@ -72,35 +80,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return EXIT_USAGE
         if args.command == "eval":
-            from .eval_cmd import run_eval
+            from .eval import run_eval
 
             return run_eval(args)
         if args.command == "disasm":
-            from .eval_cmd import run_disasm
+            from .eval import run_disasm
 
             return run_disasm(args)
         if args.command == "compare":
-            from .compare_cmd import run_compare
+            from .compare import run_compare
 
             return run_compare(args)
         if args.command in ("run", "bless", "merge", "replay"):
-            from . import run_cmd
+            from . import run as run_cmd
 
             return getattr(run_cmd, f"run_{args.command}")(args)
         if args.command in ("fuzz", "reduce"):
-            from . import fuzz_cmd
+            from . import fuzz as fuzz_cmd
 
             return getattr(fuzz_cmd, f"run_{args.command}")(args)
         if args.command == "products":
-            from .compare_cmd import run_products
+            from .compare import run_products
 
             return run_products(args)
         if args.command == "mcp":
             if args.mcp_command != "serve":
                 raise UsageError("court mcp: expected a subcommand: serve")
-            from mcp_server.server import main as serve
-
-            return serve(args)
+            return importlib.import_module(MCP_SERVER + ".server").main(args)
         raise UsageError(f"court: unknown command {args.command}")
     except UsageError as u:
         print(str(u), file=sys.stderr)
@@ -118,7 +124,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("COURT_DEBUG"):
             raise
         return EXIT_HARNESS
-
-
-if __name__ == "__main__":
-    sys.exit(main())

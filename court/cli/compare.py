@@ -10,14 +10,14 @@ from typing import Any
 
 from rich.console import Console
 
-from .eval_cmd import read_input, read_program
-from .products import ConfigError, load_config, resolve
+from ..products import ConfigError, load_config, resolve
+from ..record import result_json, unavailable_result
+from ..session import CourtSession, InputRejected
+from ..supervisor import Limits
+from .eval import read_input, read_program
 from .render import make_console
-from .session import CourtSession, InputRejected
-from .supervisor import Limits
 from .usage import UsageError, parse_limit
 
-RESULT_SCHEMA = "lispex.court-result/v1"
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 
 
@@ -41,29 +41,6 @@ def config_from(args: argparse.Namespace):
         return load_config(Path(args.config) if args.config else None)
     except ConfigError as e:
         raise UsageError(f"court: {e}") from None
-
-
-def unavailable_result(res: Any) -> dict[str, Any]:
-    return {"schema": RESULT_SCHEMA, "court": res.court, "status": "unavailable",
-            "verdict": None, "observations": {}, "factions": [], "divergence": None,
-            "missing_prerequisites": res.missing, "attempted_routes": res.attempted_routes,
-            "faults": [], "core_ir_id": None}
-
-
-def result_json(court: str, case: Any, faults: list) -> dict[str, Any]:
-    v = case.verdict
-    out = {"schema": RESULT_SCHEMA, "court": court, "status": "completed", "verdict": v.kind,
-           "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults",
-                                                  "uncomparable_axes") if k in o}
-                            for m, o in case.observations.items()},
-           "factions": v.factions, "divergence": v.divergence, "missing_prerequisites": [],
-           "attempted_routes": [], "faults": faults, "core_ir_id": case.core_ir_id(),
-           "details": v.to_json(), "wall_seconds": case.wall_seconds}
-    if v.reasons:
-        out["reasons"] = v.reasons
-    if v.suspect:
-        out["suspect"] = v.suspect
-    return out
 
 
 def exit_code(result: dict[str, Any], strict: bool) -> int:
