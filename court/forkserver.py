@@ -15,7 +15,6 @@ before; the benchmarks use it to compare the two designs).
 from __future__ import annotations
 
 import atexit
-import importlib.util
 import json
 import os
 import queue
@@ -99,6 +98,8 @@ def _template_path() -> list[str]:
     """Where the template finds the implementations: the folder holding the package this court
     would import, then this process's own path (the template runs without site, which would
     otherwise cost it more than all its imports)."""
+    import importlib.util
+
     paths: list[str] = []
     spec = importlib.util.find_spec("implementations")
     if spec is not None and spec.submodule_search_locations:
@@ -249,6 +250,7 @@ class ForkServer:
 
 _lock = threading.Lock()
 _server: ForkServer | None = None
+_users = 0
 
 
 def builtin_impl(product: Any) -> str | None:
@@ -271,8 +273,34 @@ def shared(preload: tuple[str, ...] = ()) -> ForkServer:
         return _server
 
 
+def template_pid() -> int | None:
+    """The pid of the running template, if any (so that a sweep of our children spares it)."""
+    server = _server
+    return server.proc.pid if server is not None and server.alive else None
+
+
+def acquire(preload: tuple[str, ...]) -> None:
+    """A court session starts using the template; it lives while any session does."""
+    global _users
+    with _lock:
+        _users += 1
+    shared(preload)
+
+
+def release() -> None:
+    """A session is done with the template; the last one out stops it (and every worker it
+    forked), so that nothing outlives the sessions of a court process."""
+    global _users
+    with _lock:
+        _users = max(0, _users - 1)
+        last = _users == 0
+    if last:
+        shutdown()
+
+
 def prestart(impls: list[str] | tuple[str, ...]) -> None:
-    """Start the template now, so that it imports while the caller does other work."""
+    """Start the template now, so that it imports while the caller does other work. The caller
+    stops it (``shutdown``) if no session ends up using it."""
     if enabled():
         try:
             shared(tuple(impls))

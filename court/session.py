@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import forkserver
 from .adapters import ONESHOT
 from .forkserver import builtin_impl
 from .products import Resolution
@@ -68,6 +69,9 @@ class CourtSession:
             impl for w in self.workers.values() if (impl := builtin_impl(w.product))))
         for w in self.workers.values():
             w.preload = preload
+        self._template = bool(preload) and forkserver.enabled()
+        if self._template:
+            forkserver.acquire(preload)
 
     def warm(self) -> None:
         """Start every member's worker that is not running, all at once: each is launched (and
@@ -97,6 +101,9 @@ class CourtSession:
                 self.cleanup_faults.append({"member": m, "kind": "cleanup", "message": problem})
         if self.pool:
             self.pool.shutdown(wait=True)
+        if self._template:
+            self._template = False
+            forkserver.release()
 
     def product_ids(self) -> dict[str, str | None]:
         return {m: w.product_id for m, w in self.workers.items()}

@@ -35,6 +35,10 @@ from typing import Any
 
 CONTROL_FD = 0
 PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15
+# A forked worker shares the template's command line; its process name (``comm``: what `ps -o
+# comm`, `top` and psutil's name() show) says what it is instead.
+NAME_PREFIX = "worker:"
 MAX_MESSAGE = 1 << 16
 # Programs the template runs once per preloaded implementation before it forks anything, so
 # that a forked worker's first case does not pay for lazily built tables, caches and code paths.
@@ -67,6 +71,8 @@ class Template:
         self.registry = registry
         self.backends: dict[str, Any] = {}
         for impl in preload:
+            if impl not in registry.ids():
+                continue  # a guess of the court's (a foreign product): nothing to preload
             backend = registry.load(impl)
             backend.product_id()  # cached: every forked worker's hello is then free
             for program in WARM_UP:
@@ -164,6 +170,7 @@ class Template:
             os.setsid()
             if self.prctl is not None:
                 self.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+                self.prctl(PR_SET_NAME, (NAME_PREFIX + impl).encode()[:15], 0, 0, 0)
             if os.getppid() != template_pid:  # the template died before prctl took hold
                 os._exit(3)
             signal.set_wakeup_fd(-1)
@@ -215,7 +222,9 @@ def main(argv: list[str]) -> int:
         except OSError:
             pass
         return 1
-    return template.serve()
+    code = template.serve()
+    sys.stderr.flush()
+    os._exit(code)  # nothing to finalise: every worker is dead and reaped
 
 
 if __name__ == "__main__":

@@ -1,4 +1,9 @@
-"""`court compare` and `court products`: one program on a court, from the terminal."""
+"""`court compare` and `court products`: one program on a court, from the terminal.
+
+A compare is judged by how soon it answers, so this module imports little at the top: the worker
+template starts first (it imports the implementations while we import the rest), and the
+session machinery and rich load after it.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +11,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from ..products import ConfigError, load_config, resolve
-from ..record import result_json, unavailable_result
-from ..session import CourtSession, InputRejected
-from ..supervisor import Limits
 from .eval import read_input, read_program
-from .render import make_console
 from .usage import UsageError, parse_limit
+
+if TYPE_CHECKING:
+    from ..supervisor import Limits
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 
@@ -32,6 +34,8 @@ def limits_from(args: argparse.Namespace) -> Limits:
         meter[axis] = n
     if args.timeout <= 0:
         raise UsageError("court: --timeout must be positive")
+    from ..supervisor import Limits
+
     return Limits(timeout=args.timeout, memory_bytes=args.memory_limit << 20,
                   profile=args.profile, meter_limits=meter)
 
@@ -70,15 +74,22 @@ def check_input(text: str | None) -> None:
 def run_compare(args: argparse.Namespace) -> int:
     source = read_program(args.program)
     input_text = read_input(args)
-    check_input(input_text)
-    limits = limits_from(args)
-    config = config_from(args)
     impls = [s for s in args.impl.split(",") if s] if args.impl else None
+    limits = limits_from(args)
+    check_input(input_text)
+    config = config_from(args)
     try:
         res = resolve(config, args.court, impls)
     except ConfigError as e:
         raise UsageError(f"court: {e}") from None
-    console = make_console()
+    from ..record import result_json, unavailable_result
+    from ..session import CourtSession, InputRejected
+
+    console = None
+    if not args.json:
+        from .render import make_console
+
+        console = make_console()
     if not res.available:
         result = unavailable_result(res)
     else:
@@ -121,6 +132,8 @@ def run_products(args: argparse.Namespace) -> int:
     for r in rows:
         t.add_row(r["id"], "yes" if r["available"] else f"no ({r['why_not']})", r["protocol"],
                   r["route"], r["origin"])
+    from rich.console import Console
+
     c = Console()
     c.print(t)
     for name, members in courts.items():

@@ -6,9 +6,6 @@ import argparse
 import json
 import sys
 
-from implementations import registry
-from implementations.lispex.run import InputError, evaluate, resolve_limits
-
 from .usage import UsageError
 
 
@@ -31,6 +28,11 @@ def read_input(args: argparse.Namespace) -> str | None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    # Here, not at the top: `court compare` and `court fuzz` use this module's readers and must
+    # not pay for loading an evaluator they only run in worker processes.
+    from implementations import registry
+    from implementations.lispex.run import InputError, evaluate, resolve_limits
+
     source = read_program(args.program)
     input_text = read_input(args)
     try:
@@ -71,6 +73,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
 def run_disasm(args: argparse.Namespace) -> int:
     """`court disasm`: the compiled form of a program, for back ends that compile."""
+    from implementations import registry
     from implementations.lispex.errors import LispexError, ResourceExhausted
     from implementations.lispex.normalizer import normalize
     from implementations.lispex.reader import read_source
