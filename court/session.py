@@ -62,7 +62,8 @@ class CourtSession:
         self.workers: dict[str, WorkerProcess] = {
             m: WorkerProcess(p, limits, recycle_after)
             for m, p in resolution.products.items() if p.protocol == "court-worker/v1"}
-        self.pool = ThreadPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
+        # The calling thread runs members too, so ``jobs`` members at once need jobs - 1 more.
+        self.pool = ThreadPoolExecutor(max_workers=self.jobs - 1) if self.jobs > 1 else None
         self.cleanup_faults: list[dict[str, Any]] = []
         # One worker template serves the whole court: it preloads every member it can fork.
         preload = tuple(dict.fromkeys(
@@ -144,9 +145,24 @@ class CourtSession:
         if any(not w.alive() for w in self.workers.values()):
             self.warm()
         if self.pool and len(members) > 1:
-            futures = {m: self.pool.submit(self.run_member, m, source, input_text, filename)
-                       for m in members}
-            return {m: f.result() for m, f in futures.items()}
+            # Up to ``jobs`` threads take members from one list, the calling thread among them:
+            # a two-member case hands one member to another thread, not both.
+            todo = list(reversed(members))
+            done: dict[str, dict[str, Any]] = {}
+
+            def drain() -> None:
+                while True:
+                    try:
+                        m = todo.pop()  # atomic: list.pop holds the GIL
+                    except IndexError:
+                        return
+                    done[m] = self.run_member(m, source, input_text, filename)
+
+            helpers = [self.pool.submit(drain) for _ in range(min(self.jobs, len(members)) - 1)]
+            drain()
+            for f in helpers:
+                f.result()
+            return {m: done[m] for m in members}
         return {m: self.run_member(m, source, input_text, filename) for m in members}
 
     def run_case(self, source: bytes, input_text: str | None = None,

@@ -18,7 +18,7 @@ from ..products import ConfigError, resolve
 from ..report import markdown
 from ..report.model import MergeError, build, merge
 from ..report.write import read_report, write_all
-from ..runner import CaseRecord, Interrupted, run_cases, select
+from ..runner import CaseRecord, Interrupted, expected_walls, run_cases, select
 from .compare import config_from, limits_from
 from .render import make_console
 from .usage import UsageError
@@ -66,8 +66,19 @@ def _unavailable(res: Any) -> int:
     return EXIT_HARNESS
 
 
+def history(path: Path) -> dict[str, float]:
+    """Last run's wall time per case, from the report at ``path`` (a folder or the JSON file),
+    to schedule the longest cases first; nothing when there is no readable report."""
+    try:
+        return expected_walls(read_report(path))
+    except (OSError, ValueError):
+        return {}
+
+
 def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Console,
-            fail_fast: bool = False) -> tuple[list[CaseRecord], list[dict], bool, Any]:
+            fail_fast: bool = False,
+            walls: dict[str, float] | None = None) -> tuple[list[CaseRecord], list[dict], bool,
+                                                            Any]:
     limits = limits_from(args)
     progress = None
     lock = threading.Lock()
@@ -90,7 +101,8 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
 
     try:
         records, cleanup, complete = run_cases(cases, res, limits, jobs=args.jobs,
-                                               fail_fast=fail_fast, on_record=on_record)
+                                               fail_fast=fail_fast, on_record=on_record,
+                                               walls=walls)
         interrupted = False
     except Interrupted as i:
         records, cleanup, complete, interrupted = i.args[0], [], False, True
@@ -114,7 +126,8 @@ def run_run(args: argparse.Namespace) -> int:
         return _unavailable(res)
     console = make_console()
     started = dt.datetime.now(dt.UTC)
-    records, cleanup, complete, interrupted = execute(cases, res, args, console, args.fail_fast)
+    records, cleanup, complete, interrupted = execute(cases, res, args, console, args.fail_fast,
+                                                      history(Path(args.report_dir)))
     finished = dt.datetime.now(dt.UTC)
     product_ids = {}
     for r in records:
@@ -242,7 +255,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if not res.available:
         return _unavailable(res)
     console = make_console()
-    records, _, _, interrupted = execute(cases, res, args, console)
+    records, _, _, interrupted = execute(cases, res, args, console,
+                                         walls=expected_walls(old))
     before = {c["id"]: c for c in old["cases"]}
     moved = 0
     for r in records:
