@@ -344,8 +344,15 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     out_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    # The worker template of the default court boots while the server loads the rest; the
+    # warm-up below forks its workers from it.
+    from court.forkserver import prestart, shutdown
+    from court.products import DEFAULT_COURT, FIXED_COURTS
+
+    prestart(FIXED_COURTS[DEFAULT_COURT])
     tools = _start(args)
     if tools is None:
+        shutdown()
         return 2
     from court import __version__
 
