@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import os
 import queue
 import statistics
 import threading
@@ -123,13 +124,22 @@ def longest_first(cases: list[Case], walls: dict[str, float] | None) -> list[Cas
     return sorted(cases, key=lambda c: -walls.get(c.id, typical))
 
 
-def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: int = 1,
+def default_jobs() -> int:
+    """One slot per CPU this process may run on: each slot keeps one worker busy at a time."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: int | None = 1,
               fail_fast: bool = False,
               on_record: Callable[[CaseRecord], None] | None = None,
               stop: threading.Event | None = None,
               walls: dict[str, float] | None = None) -> tuple[list[CaseRecord], list[dict], bool]:
     """Run ``cases`` (longest first when ``walls`` gives last run's times); returns (records
     sorted by id, cleanup faults, complete?)."""
+    jobs = default_jobs() if jobs is None else jobs
     todo: queue.Queue = queue.Queue()
     for c in longest_first(cases, walls):
         todo.put(c)

@@ -35,7 +35,8 @@ def add_common(p: argparse.ArgumentParser) -> None:
     who = p.add_mutually_exclusive_group()
     who.add_argument("--court", help="court name (default tree-rust)")
     who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
-    p.add_argument("--jobs", type=int, default=2, help="parallel slots (default 2)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="parallel slots (default: one per CPU this process may use)")
     p.add_argument("--filter", metavar="GLOB", help="only case ids matching GLOB")
     p.add_argument("--profile", help="resource profile id")
     p.add_argument("--limit", action="append", default=[], metavar="AXIS=N")
