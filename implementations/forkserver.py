@@ -30,6 +30,7 @@ import select
 import signal
 import socket
 import sys
+import threading
 import traceback
 from typing import Any
 
@@ -53,6 +54,10 @@ WARM_UP = (
 )
 
 
+def _refuse_thread(self: Any) -> None:
+    raise RuntimeError("the worker template starts no thread")
+
+
 def _libc_prctl() -> Any:
     try:
         import ctypes
@@ -70,17 +75,27 @@ class Template:
         self.worker = worker
         self.registry = registry
         self.backends: dict[str, Any] = {}
-        for impl in preload:
-            if impl not in registry.ids():
-                continue  # a guess of the court's (a foreign product): nothing to preload
-            backend = registry.load(impl)
-            backend.product_id()  # cached: every forked worker's hello is then free
-            for program in WARM_UP:
-                try:
-                    evaluate(program, backend)
-                except Exception:  # noqa: BLE001 - warming is best effort, a case reports it
-                    pass
-            self.backends[impl] = backend
+        # The template stays single-threaded, so that a fork copies no lock some other thread
+        # held, and so that no thread's stack mapping (the Topaz back ends run cases on a thread
+        # with a stack of hundreds of MiB, which the C library keeps mapped) is inherited by
+        # every worker and counted against its RLIMIT_AS. A warm-up that would start a thread
+        # is refused that thread; what ran before it is warm all the same.
+        real_start = threading.Thread.start
+        threading.Thread.start = _refuse_thread  # type: ignore[method-assign]
+        try:
+            for impl in preload:
+                if impl not in registry.ids():
+                    continue  # a guess of the court's (a foreign product): nothing to preload
+                backend = registry.load(impl)
+                backend.product_id()  # computed once: every forked worker's hello is free
+                for program in WARM_UP:
+                    try:
+                        evaluate(program, backend)
+                    except Exception:  # noqa: BLE001 - best effort; a real case reports it
+                        pass
+                self.backends[impl] = backend
+        finally:
+            threading.Thread.start = real_start  # type: ignore[method-assign]
         self.prctl = _libc_prctl()
         self.children: set[int] = set()
         self.sock = socket.socket(fileno=CONTROL_FD)

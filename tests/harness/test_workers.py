@@ -184,3 +184,22 @@ def test_a_member_that_cannot_start_is_that_members_fault(tmp_path):
     with pytest.raises(Exception) as e:
         w.launch()
     assert getattr(e.value, "kind", None) == "build"
+
+
+def status_field(pid: int, name: str) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        line = next(x for x in f if x.startswith(name + ":"))
+    return int(line.split()[1])
+
+
+def test_the_template_stays_single_threaded_and_lends_no_thread_stacks():
+    """The Topaz back ends run cases on a thread with a huge stack; warmed in the template, that
+    mapping would be inherited by every worker and eat into its RLIMIT_AS."""
+    res = resolve(load_config(search_cwd=False), "all-four")
+    with CourtSession(res, Limits(timeout=30)) as session:
+        case = session.run_case(b"(define (f n) (if (= n 0) 0 (+ 1 (f (- n 1))))) (f 3000)")
+        assert case.verdict.kind == "agree"
+        template = forkserver.template_pid()
+        assert status_field(template, "Threads") == 1
+        assert status_field(template, "VmSize") < 256 << 10  # kB
+        assert status_field(session.workers["tree"].proc.pid, "VmSize") < 256 << 10
