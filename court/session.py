@@ -8,7 +8,6 @@ once more to confirm it before it is reported.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,8 +61,8 @@ class CourtSession:
         self.workers: dict[str, WorkerProcess] = {
             m: WorkerProcess(p, limits, recycle_after)
             for m, p in resolution.products.items() if p.protocol == "court-worker/v1"}
-        # The calling thread runs members too, so ``jobs`` members at once need jobs - 1 more.
-        self.pool = ThreadPoolExecutor(max_workers=self.jobs - 1) if self.jobs > 1 else None
+        self._request: tuple[tuple, dict[str, Any]] | None = None  # this case's request
+        self._sent: dict[str, float] = {}  # members whose request went ahead: when
         self.cleanup_faults: list[dict[str, Any]] = []
         # One worker template serves the whole court: it preloads every member it can fork.
         preload = tuple(dict.fromkeys(
@@ -100,8 +99,6 @@ class CourtSession:
         for m, w in self.workers.items():
             for problem in w.stop():
                 self.cleanup_faults.append({"member": m, "kind": "cleanup", "message": problem})
-        if self.pool:
-            self.pool.shutdown(wait=True)
         if self._template:
             self._template = False
             forkserver.release()
@@ -109,21 +106,32 @@ class CourtSession:
     def product_ids(self) -> dict[str, str | None]:
         return {m: w.product_id for m, w in self.workers.items()}
 
+    def worker_request(self, source: bytes, input_text: str | None,
+                       filename: str) -> dict[str, Any]:
+        """The `run` request of a case, built once per case for all its members."""
+        key = (source, input_text, filename, self.limits.profile, self.limits.meter_limits)
+        cached = self._request
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        request: dict[str, Any] = {"op": "run", "filename": filename, "input": input_text,
+                                   "profile": self.limits.profile,
+                                   "limits": self.limits.meter_limits or {}}
+        try:
+            request["source"] = source.decode("utf-8")
+        except UnicodeDecodeError:
+            import base64
+
+            request["source_b64"] = base64.b64encode(source).decode("ascii")
+        self._request = (key, request)
+        return request
+
     def run_member(self, member: str, source: bytes, input_text: str | None,
                    filename: str) -> dict[str, Any]:
         product = self.resolution.products[member]
-        t0 = time.perf_counter()
+        t0 = self._sent.pop(member, None) or time.perf_counter()
         try:
             if product.protocol == "court-worker/v1":
-                request: dict[str, Any] = {"op": "run", "filename": filename,
-                                           "input": input_text, "profile": self.limits.profile,
-                                           "limits": self.limits.meter_limits or {}}
-                try:
-                    request["source"] = source.decode("utf-8")
-                except UnicodeDecodeError:
-                    import base64
-
-                    request["source_b64"] = base64.b64encode(source).decode("ascii")
+                request = self.worker_request(source, input_text, filename)
                 reply = self.workers[member].run(request)
                 if not reply.get("ok"):
                     err = reply.get("error") or {}
@@ -142,28 +150,32 @@ class CourtSession:
     def run_members(self, source: bytes, input_text: str | None,
                     filename: str) -> dict[str, dict[str, Any]]:
         members = list(self.resolution.members)
+        if self._sent:  # a case that ended early (an exception, an aborted call)
+            for m in self._sent:
+                self.workers[m].cancel_prefetch()
+            self._sent.clear()
         if any(not w.alive() for w in self.workers.values()):
             self.warm()
-        if self.pool and len(members) > 1:
-            # Up to ``jobs`` threads take members from one list, the calling thread among them:
-            # a two-member case hands one member to another thread, not both.
-            todo = list(reversed(members))
-            done: dict[str, dict[str, Any]] = {}
-
-            def drain() -> None:
-                while True:
-                    try:
-                        m = todo.pop()  # atomic: list.pop holds the GIL
-                    except IndexError:
-                        return
-                    done[m] = self.run_member(m, source, input_text, filename)
-
-            helpers = [self.pool.submit(drain) for _ in range(min(self.jobs, len(members)) - 1)]
-            drain()
-            for f in helpers:
-                f.result()
-            return {m: done[m] for m in members}
+        if self.jobs > 1 and len(members) > 1:
+            # Members run at once in their own processes, ``jobs`` at a time: each worker gets
+            # its request ahead of time and computes while this thread collects the replies in
+            # order (no thread hand-off per member). Other members run here, meanwhile.
+            out: dict[str, dict[str, Any]] = {}
+            for i, m in enumerate(members):
+                for ahead in members[i:i + self.jobs]:
+                    self._prefetch(ahead, source, input_text, filename)
+                out[m] = self.run_member(m, source, input_text, filename)
+            return out
         return {m: self.run_member(m, source, input_text, filename) for m in members}
+
+    def _prefetch(self, member: str, source: bytes, input_text: str | None,
+                  filename: str) -> None:
+        worker = self.workers.get(member)
+        if worker is None or member in self._sent:
+            return
+        sent = worker.prefetch(self.worker_request(source, input_text, filename))
+        if sent is not None:
+            self._sent[member] = sent
 
     def run_case(self, source: bytes, input_text: str | None = None,
                  filename: str = "program.lspx", confirm: bool = True) -> CaseResult:

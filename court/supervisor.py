@@ -122,6 +122,7 @@ class WorkerProcess:
         self.start_fault: Fault | None = None  # from a start begun ahead of the first request
         self.lock = threading.RLock()
         self._hello: int | None = None
+        self._pending: tuple[int, dict[str, Any], float, float] | None = None  # prefetched
         self._out = bytearray()
         self._scan = 0
         self._err = bytearray()
@@ -324,10 +325,60 @@ class WorkerProcess:
         if self._err:
             self._keep_stderr(b"\n")
 
+    def prefetch(self, request: dict[str, Any]) -> float | None:
+        """Send ``request`` now, so that the worker computes while the caller does something
+        else (another member's case); :meth:`run` with an equal request collects the reply.
+        Returns when it was sent (perf_counter), or None when nothing was sent: a start that
+        failed is then reported by :meth:`run`."""
+        with self.lock:
+            if self._pending is not None or self.start_fault is not None:
+                return None
+            try:
+                if self.cases >= self.recycle_after:
+                    self.stop()
+                if self._hello is not None:
+                    self.finish_start()
+                if not self.alive():
+                    self.start()
+                sent = time.perf_counter()
+                deadline = time.monotonic() + self.limits.timeout
+                rid = self._send(request, deadline)
+            except Fault as f:
+                self.start_fault = f
+                return None
+            self._pending = (rid, request, deadline, self.limits.timeout)
+            return sent
+
+    def cancel_prefetch(self) -> list[str]:
+        """Forget a prefetched request nobody collected (its case ended early): the worker is
+        busy with a case nobody wants, so it is stopped; the next request starts a fresh one."""
+        with self.lock:
+            if self._pending is None:
+                return []
+            return self._reap()
+
+    def _collect(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The reply of a prefetched ``request``; None when none is pending for it (a pending
+        reply for another request is awaited and dropped: the worker answers in order)."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return None
+        rid, sent, deadline, timeout = pending
+        if sent is request or sent == request:
+            return self._receive(rid, deadline, timeout)
+        try:
+            self._receive(rid, deadline, timeout)
+        except Fault:
+            pass  # reaped: the next request starts a fresh worker
+        return None
+
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        if self.cases >= self.recycle_after:
-            self.stop()
-        reply = self.request(request, self.limits.timeout)
+        with self.lock:
+            reply = self._collect(request)
+            if reply is None:
+                if self.start_fault is None and self.cases >= self.recycle_after:
+                    self.stop()
+                reply = self.request(request, self.limits.timeout)
         self.cases += 1
         if not reply.get("ok") and (reply.get("error") or {}).get("kind") == "memory-limit":
             self._reap()
@@ -342,6 +393,7 @@ class WorkerProcess:
     def _reap(self) -> list[str]:
         problems: list[str] = []
         self._hello = None
+        self._pending = None
         if self.proc is not None:
             proc = self.proc
             problems = kill_group(proc)

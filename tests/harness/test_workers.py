@@ -203,3 +203,28 @@ def test_the_template_stays_single_threaded_and_lends_no_thread_stacks():
         assert status_field(template, "Threads") == 1
         assert status_field(template, "VmSize") < 256 << 10  # kB
         assert status_field(session.workers["tree"].proc.pid, "VmSize") < 256 << 10
+
+
+def test_members_ahead_of_time_each_keep_their_own_deadline_and_reply():
+    res = resolve(load_config(search_cwd=False), "all-four")
+    with CourtSession(res, Limits(timeout=1.5), jobs=2) as session:
+        case = session.run_case(b"(let loop () (loop))", confirm=False)
+        faults = {m: o["faults"][0]["kind"] for m, o in case.observations.items()}
+        assert faults == {m: "timeout" for m in res.members}
+        for i in range(3):  # every member answers its own case, in order, afterwards
+            case = session.run_case(f"(* {i} 10)".encode())
+            assert {m: o["semantic"]["values"] for m, o in case.observations.items()} == \
+                {m: [str(i * 10)] for m in res.members}
+
+
+def test_a_case_cut_short_leaves_no_stale_reply_for_the_next():
+    from court.session import InputRejected
+
+    res = resolve(load_config(search_cwd=False), "tree-rust")
+    with CourtSession(res, Limits(timeout=30), jobs=2) as session:
+        with pytest.raises(InputRejected):  # tree refuses the input; vm was already asked
+            session.run_case(b"(list 1)", input_text="(unclosed")
+        case = session.run_case(b"(list 2)")
+        assert {m: o["semantic"]["values"] for m, o in case.observations.items()} == \
+            {"tree": ["(2)"], "vm": ["(2)"]}
+        assert case.verdict.kind == "agree"
