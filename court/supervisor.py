@@ -26,6 +26,11 @@ from .products import Product
 
 STARTUP_TIMEOUT = 30.0
 CHUNK = 1 << 16
+# One encoder and one decoder for every message (json.dumps and json.loads rebuild or re-check
+# theirs on each call); requests are built here and hold no cycles to check for.
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_encode_ascii = json.JSONEncoder(check_circular=False).encode
+_decode = json.JSONDecoder().decode
 KILL_GRACE = 0.5
 
 
@@ -215,10 +220,11 @@ class WorkerProcess:
     def _send(self, msg: dict[str, Any], deadline: float) -> int:
         self.next_id += 1
         rid = self.next_id
+        msg = dict(msg, id=rid)
         try:
-            data = json.dumps(dict(msg, id=rid), ensure_ascii=False).encode("utf-8") + b"\n"
+            data = _encode(msg).encode("utf-8") + b"\n"
         except UnicodeEncodeError:  # a lone surrogate: escape everything
-            data = json.dumps(dict(msg, id=rid)).encode("ascii") + b"\n"
+            data = _encode_ascii(msg).encode("ascii") + b"\n"
         view = memoryview(data)
         fd = self._fds[0]
         while view:
@@ -248,8 +254,8 @@ class WorkerProcess:
                 self._fill(deadline, timeout)
                 continue
             try:
-                reply = json.loads(line)
-            except ValueError:
+                reply = _decode(line.decode("utf-8"))
+            except ValueError:  # not UTF-8 (UnicodeDecodeError is one) or not JSON
                 self._reap()
                 raise Fault("protocol", f"{self.product.id} worker wrote a line that is not "
                                         "JSON") from None

@@ -194,11 +194,16 @@ def write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+_encoder = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+_encoder_ascii = json.JSONEncoder(check_circular=False)
+
+
 def encode(reply: dict) -> bytes:
+    """One reply line, encoded once (observations hold no cycles: built fresh as plain data)."""
     try:
-        return json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n"
+        return _encoder.encode(reply).encode("utf-8") + b"\n"
     except UnicodeEncodeError:  # a lone surrogate somewhere: escape everything
-        return json.dumps(reply).encode("ascii") + b"\n"
+        return _encoder_ascii.encode(reply).encode("ascii") + b"\n"
 
 
 def serve(impl: str, backend: Any = None) -> int:
