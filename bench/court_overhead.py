@@ -13,6 +13,9 @@ fresh session; the figure is the median over all rounds' cases. Beside it, in th
   outside their own measured evaluation (so a loaded machine, which stretches wall times,
   cannot hide a cost or invent one).
 
+``--against CHECKOUT`` first runs the same measurement on another checkout (say, the previous
+design: ``git worktree add /tmp/before <commit>``) and prints its lines before this one's.
+
 ``--profile`` adds where the time goes: a cProfile of the court side (one member at a time, so
 the request path runs on the profiled thread) and the worker side of one case (decode, handle
 outside the evaluation, encode), in process.
@@ -30,7 +33,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# COURT_BENCH_ROOT measures another checkout (``--against``) with this same script.
+sys.path.insert(0, os.environ.get("COURT_BENCH_ROOT")
+                or str(Path(__file__).resolve().parent.parent))
 
 import psutil  # noqa: E402
 
@@ -108,13 +113,15 @@ def profile(res, programs: list[bytes]) -> None:
 
     with CourtSession(res, Limits(timeout=10), jobs=1) as session:
         session.run_case(b"(+ 1 1)")
-        prof = cProfile.Profile()
+        # CPU time, not wall: waiting in poll for a worker is the member's time, not the court's.
+        prof = cProfile.Profile(time.process_time)
         prof.enable()
         for src in programs:
             session.run_case(src)
         prof.disable()
-    print(f"\ncourt side, {len(programs)} cases, members one at a time (tottime, top 12):")
-    pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(12)
+    print(f"\ncourt side, {len(programs)} cases, members one at a time, CPU time under the "
+          "profiler (tottime, top 15):")
+    pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(15)
 
     from implementations import registry, worker
 
@@ -149,7 +156,18 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--profile", action="store_true", help="show where the time goes")
+    p.add_argument("--against", metavar="CHECKOUT",
+                   help="first measure another checkout (say, the previous design) the same way")
     args = p.parse_args()
+    if args.against:
+        env = {**os.environ, "COURT_BENCH_ROOT": os.path.abspath(args.against),
+               "PYTHONPATH": os.path.abspath(args.against)}
+        cmd = [sys.executable, __file__, "--court", args.court, "--cases", str(args.cases),
+               "--jobs", str(args.jobs), "--rounds", str(args.rounds)]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
+        for line in done.stdout.splitlines():
+            print(f"[{args.against}] {line}")
+        print("[this checkout]")
     res = resolve(load_config(search_cwd=False), args.court)
     if not res.available:
         print(f"court {args.court} unavailable: missing {res.missing}", file=sys.stderr)

@@ -35,20 +35,26 @@ def env(forkserver: bool) -> dict[str, str]:
     return e
 
 
-def variants(program: str) -> dict[str, tuple[list[str], dict[str, str], bool]]:
+def variants(program: str, against: str | None
+             ) -> dict[str, tuple[list[str], dict[str, str], bool, str]]:
     compare = [sys.executable, "-m", "court.cli", "compare", program]
-    out: dict[str, tuple[list[str], dict[str, str], bool]] = {
-        "python -c pass": ([sys.executable, "-c", "pass"], env(True), False)}
+    here = str(ROOT)
+    out: dict[str, tuple[list[str], dict[str, str], bool, str]] = {
+        "python -c pass": ([sys.executable, "-c", "pass"], env(True), False, here)}
     for court in TARGETS:
-        out[f"compare {court}"] = ([*compare, "--court", court], env(True), True)
+        out[f"compare {court}"] = ([*compare, "--court", court], env(True), True, here)
         out[f"compare {court}, interpreter per member"] = ([*compare, "--court", court],
-                                                           env(False), True)
+                                                           env(False), True, here)
+        if against:
+            other = {**env(True), "PYTHONPATH": against}
+            out[f"compare {court}, {against}"] = ([*compare, "--court", court], other, True,
+                                                  against)
     return out
 
 
-def run_once(cmd: list[str], environ: dict[str, str], check: bool) -> float:
+def run_once(cmd: list[str], environ: dict[str, str], check: bool, cwd: str) -> float:
     t0 = time.perf_counter()
-    done = subprocess.run(cmd, env=environ, cwd=ROOT, capture_output=True, timeout=120)
+    done = subprocess.run(cmd, env=environ, cwd=cwd, capture_output=True, timeout=120)
     elapsed = time.perf_counter() - t0
     if check:  # the rendered table (what a user sees): every member's row says ok and 3
         text = done.stdout.decode("utf-8", "replace")
@@ -65,24 +71,26 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=11)
     p.add_argument("--json", help="write the raw samples here")
+    p.add_argument("--against", metavar="CHECKOUT",
+                   help="also time another checkout's compare (say, the previous design)")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         program = os.path.join(tmp, "add.lspx")
         Path(program).write_text("(+ 1 2)\n")
-        table = variants(program)
-        for cmd, environ, check in table.values():  # caches, and a first answer check
-            run_once(cmd, environ, check)
+        table = variants(program, os.path.abspath(args.against) if args.against else None)
+        for cmd, environ, check, cwd in table.values():  # caches, and a first answer check
+            run_once(cmd, environ, check, cwd)
         samples: dict[str, list[float]] = {k: [] for k in table}
         for _ in range(args.runs):
-            for name, (cmd, environ, check) in table.items():
-                samples[name].append(run_once(cmd, environ, check))
+            for name, (cmd, environ, check, cwd) in table.items():
+                samples[name].append(run_once(cmd, environ, check, cwd))
     print(f"{platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; "
           f"median of {args.runs} whole processes")
     base = statistics.median(samples["python -c pass"])
     for name, xs in samples.items():
         med = statistics.median(xs)
-        line = (f"{name:45s} median {med * 1000:6.0f} ms  (min {min(xs) * 1000:.0f}, "
+        line = (f"{name:50s} median {med * 1000:6.0f} ms  (min {min(xs) * 1000:.0f}, "
                 f"max {max(xs) * 1000:.0f}; {med / base:4.1f}x python -c pass)")
         court = name.removeprefix("compare ")
         if court in TARGETS:
