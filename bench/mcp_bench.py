@@ -2,8 +2,11 @@
 
     python bench/mcp_bench.py [--starts 7] [--calls 50] [--json FILE]
 
-Cold start: from spawning ``court mcp serve`` (and ``python -m mcp_server``) to the answer of
-its first ``tools/list``, both as a 2026-07-28 client sends it (one stateless request) and as a
+First compare: from spawning ``court mcp serve`` to the answer of its first ``lispex_compare``
+(of ``(+ 1 2)`` on tree-rust, sent at once as a 2026-07-28 client does), beside ``python -c pass``
+and beside the previous design (an interpreter per member, ``COURT_FORKSERVER=0``), interleaved,
+median of ``--starts``; target <= 0.3 s. Cold start: from spawning ``court mcp serve`` (and
+``python -m mcp_server``) to the answer of its first ``tools/list``, both as a 2026-07-28 client sends it (one stateless request) and as a
 2025-11-25 client does (``initialize``, ``notifications/initialized``, then ``tools/list``); the
 median of several starts. Warm compare: one server, ``lispex_compare`` on a small program round-trip over stdio
 after a few warm-up calls, median of many calls, on ``tree-rust`` when the vm is in this
@@ -30,12 +33,13 @@ ENTRIES = {"court mcp serve": [sys.executable, "-m", "court.cli", "mcp", "serve"
 ENVELOPE = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": {}}
 PROGRAM = "(define (sq x) (* x x)) (map sq '(1 2 3 4))"
-COLD_TARGET, WARM_TARGET = 0.5, 0.050
+COLD_TARGET, WARM_TARGET, FIRST_TARGET = 0.5, 0.050, 0.3
 
 
 class Server:
-    def __init__(self, *args: str, entry: str = "court mcp serve") -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    def __init__(self, *args: str, entry: str = "court mcp serve", forkserver: bool = True) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(PYTHONPATH=str(ROOT), COURT_FORKSERVER="1" if forkserver else "0")
         self.proc = subprocess.Popen(ENTRIES[entry] + list(args), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      cwd=ROOT, env=env)
@@ -74,6 +78,27 @@ def cold_start(entry: str, era: str) -> float:
         raise SystemExit(f"tools/list listed {len(tools['tools'])} tools")
     s.close()
     return elapsed
+
+
+def first_compare(forkserver: bool) -> float:
+    t0 = time.perf_counter()
+    s = Server(forkserver=forkserver)
+    r = s.ask(1, "tools/call", {"_meta": ENVELOPE, "name": "lispex_compare",
+                                "arguments": {"source": "(+ 1 2)", "court": "tree-rust"}})
+    elapsed = time.perf_counter() - t0
+    result = r["structuredContent"]["result"]
+    if result["verdict"] != "agree" or any(o["semantic"]["values"] != ["3"]
+                                           for o in result["observations"].values()):
+        print(f"wrong answer: {json.dumps(result)[:400]}", file=sys.stderr)
+        raise SystemExit(1)
+    s.close()
+    return elapsed
+
+
+def python_pass() -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return time.perf_counter() - t0
 
 
 def warm_compare(calls: int) -> tuple[str, list[float]]:
@@ -121,6 +146,25 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     print(f"{platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+    first: dict[str, list[float]] = {"python -c pass": [], "template": [],
+                                     "interpreter per member": []}
+    first_compare(True)  # bytecode caches
+    for _ in range(args.starts):
+        first["python -c pass"].append(python_pass())
+        first["template"].append(first_compare(True))
+        first["interpreter per member"].append(first_compare(False))
+    base = statistics.median(first["python -c pass"])
+    for what, samples in first.items():
+        med = statistics.median(samples)
+        line = (f"first lispex_compare on a fresh server ({what}): median {med * 1000:.0f} ms "
+                f"(min {min(samples) * 1000:.0f}, max {max(samples) * 1000:.0f}; "
+                f"{med / base:.1f}x python -c pass)")
+        if what == "python -c pass":
+            line = f"python -c pass: median {med * 1000:.0f} ms"
+        elif what == "template":
+            line += f" target <= {FIRST_TARGET * 1000:.0f} ms " \
+                    f"{'ok' if med <= FIRST_TARGET else 'MISSED'}"
+        print(line)
     runs = [("court mcp serve", "modern"), ("court mcp serve", "legacy"),
             ("python -m mcp_server", "modern")]
     cold: dict[str, list[float]] = {f"{e}, {era}": [] for e, era in runs}
@@ -140,7 +184,8 @@ def main() -> int:
           f"{len(warm)} calls) target <= {WARM_TARGET * 1000:.0f} ms "
           f"{'ok' if med <= WARM_TARGET else 'MISSED'}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"cold": cold, "warm": {court: warm}}, indent=1))
+        Path(args.json).write_text(json.dumps({"first_compare": first, "cold": cold,
+                                               "warm": {court: warm}}, indent=1))
     return 0
 
 

@@ -8,11 +8,9 @@ missing and where it looked. Nothing ever falls back to another product.
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
+import os
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -77,10 +75,14 @@ class Product:
 
     def availability(self) -> tuple[bool, str]:
         """(available, why-not). Checks only what can be checked without starting it."""
+        import shutil
+
         for exe in self.requires:
             if shutil.which(exe) is None:
                 return False, f"command {exe!r} not found on PATH"
         if self.worker_module:
+            import importlib.util
+
             if importlib.util.find_spec(self.worker_module) is None:
                 return False, f"module {self.worker_module} is not installed"
             if self.worker_module == "implementations.worker":
@@ -157,12 +159,14 @@ def _product_from(data: dict[str, Any], origin: str, pid: str | None = None,
 
 def builtin_products() -> dict[str, Product]:
     out = {}
-    folder = resources.files(__package__).joinpath("products")
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            data = tomllib.loads(entry.read_text("utf-8"))
-            p = _product_from(data, f"builtin:court/products/{entry.name}",
-                              folder=Path(str(folder)))
+    # The manifests are package data beside this module (a plain listing: importlib.resources
+    # would cost every `court` start more than reading them).
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "products")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".toml"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                data = tomllib.loads(f.read())
+            p = _product_from(data, f"builtin:court/products/{name}", folder=Path(folder))
             out[p.id] = p
     return out
 

@@ -3,6 +3,10 @@
 Each slot owns one CourtSession (one warm worker per member) and takes cases from a shared queue;
 ``--jobs N`` gives N slots. A case's members run one after another inside its slot, so the N slots
 keep N cores busy. Results come back in completion order and are sorted by case id for the report.
+
+The queue holds the longest cases first, by the wall times of the previous report when there is
+one (``expected_walls``): a long case started last would leave every other slot idle while it
+runs; started first, the short ones fill the other slots around it until the end.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import hashlib
 import os
 import queue
 import signal
+import statistics
 import threading
 import time
 from collections.abc import Callable
@@ -160,11 +165,43 @@ def fault_record(case: Case, kind: str, message: str) -> CaseRecord:
     return CaseRecord(case, None, "infrastructure-error", error=f"{kind}: {message}")
 
 
-def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: int = 1,
+def expected_walls(report: dict[str, Any]) -> dict[str, float]:
+    """Case id -> wall seconds, from a `lispex.court-report/v1` document (a malformed entry is
+    skipped: scheduling is only a matter of speed)."""
+    out: dict[str, float] = {}
+    cases = report.get("cases") if isinstance(report, dict) else None
+    for c in cases if isinstance(cases, list) else []:
+        if isinstance(c, dict) and isinstance(c.get("id"), str) and \
+                isinstance(c.get("wall_seconds"), int | float):
+            out[c["id"]] = float(c["wall_seconds"])
+    return out
+
+
+def longest_first(cases: list[Case], walls: dict[str, float] | None) -> list[Case]:
+    """Cases by expected wall time, longest first; a case the history does not know counts as a
+    typical one (the median), and equal ones keep their order."""
+    if not walls:
+        return list(cases)
+    known = [walls[c.id] for c in cases if c.id in walls]
+    typical = statistics.median(known) if known else 0.0
+    return sorted(cases, key=lambda c: -walls.get(c.id, typical))
+
+
+def default_jobs() -> int:
+    """One slot per CPU this process may run on: each slot keeps one worker busy at a time."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: int | None = 1,
               fail_fast: bool = False,
               on_record: Callable[[CaseRecord], None] | None = None,
-              stop: threading.Event | None = None) -> tuple[list[CaseRecord], list[dict], bool]:
-    """Run ``cases``; returns (records sorted by id, run-level faults, complete?).
+              stop: threading.Event | None = None,
+              walls: dict[str, float] | None = None) -> tuple[list[CaseRecord], list[dict], bool]:
+    """Run ``cases`` (longest first when ``walls`` gives last run's times); returns (records
+    sorted by id, run-level faults, complete?).
 
     Every case gets exactly one record, whatever happens: an exception while running or judging
     a case is an ``infrastructure-error`` for it (fault named); a slot thread that dies is
@@ -172,8 +209,9 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
     On an interrupt (KeyboardInterrupt, which a SIGTERM handler may raise) the cases in flight
     are ``interrupted``, the rest ``not-run``, and :class:`Interrupted` carries the records.
     """
+    jobs = default_jobs() if jobs is None else jobs
     todo: queue.Queue = queue.Queue()
-    for c in cases:
+    for c in longest_first(cases, walls):
         todo.put(c)
     records: dict[str, CaseRecord] = {}
     inflight: dict[int, Case] = {}

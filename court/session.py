@@ -10,12 +10,14 @@ that showed.
 
 from __future__ import annotations
 
+import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import forkserver
 from .adapters import ONESHOT
+from .forkserver import builtin_impl
 from .products import Resolution
 from .supervisor import Fault, Limits, WorkerProcess
 from .verdict import Verdict, judge, project
@@ -80,16 +82,42 @@ class CaseResult:
 
 
 class CourtSession:
-    def __init__(self, resolution: Resolution, limits: Limits, jobs: int = 1,
+    def __init__(self, resolution: Resolution, limits: Limits, jobs: int | None = 1,
                  recycle_after: int = 500) -> None:
         self.resolution = resolution
         self.limits = limits
-        self.jobs = max(1, jobs)
+        # None: as many members at once as this process has CPUs.
+        self.jobs = max(1, jobs) if jobs else max(1, len(os.sched_getaffinity(0)))
         self.workers: dict[str, WorkerProcess] = {
             m: WorkerProcess(p, limits, recycle_after)
             for m, p in resolution.products.items() if p.protocol == "court-worker/v1"}
-        self.pool = ThreadPoolExecutor(max_workers=self.jobs) if self.jobs > 1 else None
+        self._request: tuple[tuple, dict[str, Any]] | None = None  # this case's request
+        self._sent: dict[str, float] = {}  # members whose request went ahead: when
         self.cleanup_faults: list[dict[str, Any]] = []
+        # One worker template serves the whole court: it preloads every member it can fork.
+        preload = tuple(dict.fromkeys(
+            impl for w in self.workers.values() if (impl := builtin_impl(w.product))))
+        for w in self.workers.values():
+            w.preload = preload
+        self._template = bool(preload) and forkserver.enabled()
+        if self._template:
+            forkserver.acquire(preload)
+
+    def warm(self) -> None:
+        """Start every member's worker that is not running, all at once: each is launched (and
+        sent its hello) before any answer is awaited. A member that fails to start keeps its
+        fault for its next request, which reports it as that member's result."""
+        pending = [w for w in self.workers.values() if not w.alive()]
+        for w in pending:
+            try:
+                w.launch()
+            except Fault as f:
+                w.start_fault = f
+        for w in pending:
+            try:
+                w.finish_start()
+            except Fault as f:
+                w.start_fault = f
 
     def __enter__(self) -> CourtSession:
         return self
@@ -101,28 +129,40 @@ class CourtSession:
         for m, w in self.workers.items():
             for problem in w.stop():
                 self.cleanup_faults.append({"member": m, "kind": "cleanup", "message": problem})
-        if self.pool:
-            self.pool.shutdown(wait=True)
+        if self._template:
+            self._template = False
+            forkserver.release()
 
     def product_ids(self) -> dict[str, str | None]:
         return {m: w.product_id for m, w in self.workers.items()}
 
+    def worker_request(self, source: bytes, input_text: str | None,
+                       filename: str) -> dict[str, Any]:
+        """The `run` request of a case, built once per case for all its members."""
+        key = (source, input_text, filename, self.limits.profile, self.limits.meter_limits)
+        cached = self._request
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        request: dict[str, Any] = {"op": "run", "filename": filename, "input": input_text,
+                                   "profile": self.limits.profile,
+                                   "limits": self.limits.meter_limits or {}}
+        try:
+            request["source"] = source.decode("utf-8")
+        except UnicodeDecodeError:
+            import base64
+
+            request["source_b64"] = base64.b64encode(source).decode("ascii")
+        self._request = (key, request)
+        return request
+
     def run_member(self, member: str, source: bytes, input_text: str | None,
                    filename: str) -> dict[str, Any]:
         product = self.resolution.products[member]
-        t0 = time.perf_counter()
+        t0 = self._sent.pop(member, None) or time.perf_counter()
         strays: list[str] = []
         try:
             if product.protocol == "court-worker/v1":
-                request: dict[str, Any] = {"op": "run", "filename": filename,
-                                           "input": input_text, "profile": self.limits.profile,
-                                           "limits": self.limits.meter_limits or {}}
-                try:
-                    request["source"] = source.decode("utf-8")
-                except UnicodeDecodeError:
-                    import base64
-
-                    request["source_b64"] = base64.b64encode(source).decode("ascii")
+                request = self.worker_request(source, input_text, filename)
                 worker = self.workers[member]
                 try:
                     reply = worker.run(request)
@@ -159,10 +199,22 @@ class CourtSession:
     def run_members(self, source: bytes, input_text: str | None,
                     filename: str) -> dict[str, dict[str, Any]]:
         members = list(self.resolution.members)
-        if self.pool and len(members) > 1:
-            futures = {m: self.pool.submit(self.run_member, m, source, input_text, filename)
-                       for m in members}
-            return {m: f.result() for m, f in futures.items()}
+        if self._sent:  # a case that ended early (an exception, an aborted call)
+            for m in self._sent:
+                self.workers[m].cancel_prefetch()
+            self._sent.clear()
+        if any(not w.alive() for w in self.workers.values()):
+            self.warm()
+        if self.jobs > 1 and len(members) > 1:
+            # Members run at once in their own processes, ``jobs`` at a time: each worker gets
+            # its request ahead of time and computes while this thread collects the replies in
+            # order (no thread hand-off per member). Other members run here, meanwhile.
+            out: dict[str, dict[str, Any]] = {}
+            for i, m in enumerate(members):
+                for ahead in members[i:i + self.jobs]:
+                    self._prefetch(ahead, source, input_text, filename)
+                out[m] = self.run_member(m, source, input_text, filename)
+            return out
         return {m: self.run_member(m, source, input_text, filename) for m in members}
 
     def run_with(self, limits: Limits, member: str, source: bytes, input_text: str | None,
@@ -248,6 +300,15 @@ class CourtSession:
         else:
             verdict.confirmed = True
         return verdict
+
+    def _prefetch(self, member: str, source: bytes, input_text: str | None,
+                  filename: str) -> None:
+        worker = self.workers.get(member)
+        if worker is None or member in self._sent:
+            return
+        sent = worker.prefetch(self.worker_request(source, input_text, filename))
+        if sent is not None:
+            self._sent[member] = sent
 
     def run_case(self, source: bytes, input_text: str | None = None,
                  filename: str = "program.lspx", confirm: bool = True) -> CaseResult:

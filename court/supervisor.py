@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import re
 import resource
+import select
 import signal
 import subprocess
 import sys
@@ -28,6 +28,12 @@ from .products import Product
 from .worker_protocol import check_hello
 
 STARTUP_TIMEOUT = 30.0
+CHUNK = 1 << 16
+# One encoder and one decoder for every message (json.dumps and json.loads rebuild or re-check
+# theirs on each call); requests are built here and hold no cycles to check for.
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_encode_ascii = json.JSONEncoder(check_circular=False).encode
+_decode = json.JSONDecoder().decode
 # What a process's standard error says when it ran out of memory under RLIMIT_AS: CPython, Rust,
 # C++, glibc/strerror, Go, the JVM. Evidence for a `memory-limit` fault instead of a crash.
 OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
@@ -90,7 +96,7 @@ def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
         proc.wait(timeout=grace)
     _, alive = psutil.wait_procs(family, timeout=0.1)
     for p in alive:
-        if p.pid == proc.pid:  # Popen reaps its own process
+        if p.pid == proc.pid:  # Popen (or the template) reaps its own process
             problems.append(f"process {p.pid} survived SIGKILL")
             continue
         # It left the group (setsid, a double fork); as the subreaper the court now owns it.
@@ -114,21 +120,37 @@ def _json_kind(x: Any) -> str:
 
 
 class WorkerProcess:
-    """One long-lived `lispex.court-worker/v1` worker for one product."""
+    """One long-lived `lispex.court-worker/v1` worker for one product.
+
+    A shipped implementation's worker is forked from the warm worker template
+    (court/forkserver.py); any other product's worker is its own process. Either way one request
+    is one write of one encoded line, and its reply is read in large chunks from the worker's
+    stdout (its stderr is drained in the same poll, for the last words of a crash) by the
+    requesting thread itself: no reader thread, no queue hand-off per case.
+    """
 
     def __init__(self, product: Product, limits: Limits, recycle_after: int = 500) -> None:
         self.product = product
         self.limits = limits
         self.recycle_after = recycle_after
-        self.proc: subprocess.Popen | None = None
-        self.replies: queue.Queue = queue.Queue()
+        self.proc: Any = None  # subprocess.Popen or forkserver.ForkedProcess
         self.stderr_tail: list[str] = []
         self.cases = 0
         self.product_id: str | None = None
         self.rss_method: str | None = None
         self.next_id = 0
-        self.token = ""
-        self.stderr_reader: threading.Thread | None = None
+        self.preload: tuple[str, ...] = ()  # what a template started for this worker loads
+        self.last_exit: int | None = None
+        self.start_fault: Fault | None = None  # from a start begun ahead of the first request
+        self.lock = threading.RLock()
+        self._hello: int | None = None
+        self._pending: tuple[int, dict[str, Any], float, float] | None = None  # prefetched
+        self._out = bytearray()
+        self._scan = 0
+        self._err = bytearray()
+        self._fds: tuple[int, int, int] = (-1, -1, -1)
+        self._poller: Any = None
+        self.token = ""  # marks every process this worker's product starts (court/reaper.py)
         self.cleanup_problems: list[str] = []  # strays found since the caller last took them
 
     def command(self) -> list[str]:
@@ -137,52 +159,71 @@ class WorkerProcess:
                     str(self.product.impl), "--memory-limit", str(self.limits.memory_bytes)]
         return list(self.product.command)
 
-    def start(self) -> None:
-        self.token = reaper.new_token(self.product.id)
-        try:
-            # Our own workers set their limit themselves (after start-up); a foreign one gets it
-            # from the court before it runs any code.
-            self.proc = reaper.popen(
-                self.command(), self.token, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0,
-                memory_bytes=0 if self.product.worker_module else self.limits.memory_bytes)
-        except OSError as e:
-            raise Fault("build", f"cannot start {self.product.id}: {e}") from None
-        self.replies = queue.Queue()
+    def _spawn(self) -> None:
+        from . import forkserver
+
+        impl = forkserver.builtin_impl(self.product)
+        self.proc = None
+        self.last_exit = None
+        if impl is not None and forkserver.enabled():
+            try:
+                self.proc = forkserver.fork(impl, self.limits.memory_bytes,
+                                            self.preload or (impl,))
+            except forkserver.ForkServerError:
+                self.proc = None  # start an interpreter instead, as without a template
+        if self.proc is None:
+            self.token = reaper.new_token(self.product.id)
+            try:
+                # Our own workers set their limit themselves (after start-up); a foreign one
+                # gets it from the court before it runs any code.
+                self.proc = reaper.popen(
+                    self.command(), self.token, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, bufsize=0,
+                    memory_bytes=0 if self.product.worker_module else self.limits.memory_bytes)
+            except OSError as e:
+                raise Fault("build", f"cannot start {self.product.id}: {e}") from None
+        fds = (self.proc.stdin.fileno(), self.proc.stdout.fileno(), self.proc.stderr.fileno())
+        self._fds = fds
+        os.set_blocking(fds[0], False)
+        self._poller = select.poll()
+        self._poller.register(fds[1], select.POLLIN)
+        self._poller.register(fds[2], select.POLLIN)
+        self._out = bytearray()
+        self._scan = 0
+        self._err = bytearray()
         self.stderr_tail = []
-        threading.Thread(target=self._read_stdout, args=(self.proc, self.replies),
-                         daemon=True).start()
-        self.stderr_reader = threading.Thread(target=self._read_stderr, args=(self.proc,),
-                                              daemon=True)
-        self.stderr_reader.start()
         self.cases = 0
-        hello = self.request({"op": "hello"}, STARTUP_TIMEOUT)
-        if hello.get("ok") is False:
-            self.stop()
-            raise Fault("build", f"{self.product.id} refused hello: {hello.get('error')}")
-        problem = check_hello(hello)
-        if problem:
-            self.stop()
-            raise Fault("protocol", f"{self.product.id} answered hello wrongly: {problem}")
-        self.product_id = hello.get("product_id")
-        self.rss_method = hello.get("rss_method")
 
-    @staticmethod
-    def _read_stdout(proc: subprocess.Popen, q: queue.Queue) -> None:
-        try:
-            for line in proc.stdout:  # type: ignore[union-attr]
-                q.put(line)
-        except (OSError, ValueError):  # the stream was closed under us: the worker was killed
-            pass
-        q.put(None)  # EOF: the worker died or closed its end
+    def launch(self) -> None:
+        """Start the worker and send its hello without waiting for the answer, so that the
+        members of a court start at once; :meth:`finish_start` collects the answer."""
+        with self.lock:
+            if self.alive() or self._hello is not None:
+                return
+            self.start_fault = None
+            self._spawn()
+            self._hello = self._send({"op": "hello"}, time.monotonic() + STARTUP_TIMEOUT)
 
-    def _read_stderr(self, proc: subprocess.Popen) -> None:
-        try:
-            for line in proc.stderr:  # type: ignore[union-attr]
-                self.stderr_tail.append(line.decode("utf-8", "replace").rstrip())
-                del self.stderr_tail[:-20]
-        except (OSError, ValueError):
-            pass
+    def finish_start(self) -> None:
+        with self.lock:
+            if self._hello is None:
+                return
+            rid, self._hello = self._hello, None
+            hello = self._receive(rid, time.monotonic() + STARTUP_TIMEOUT, hello=True)
+            if hello.get("ok") is False:
+                self.stop()
+                raise Fault("build", f"{self.product.id} refused hello: {hello.get('error')}")
+            problem = check_hello(hello)
+            if problem:
+                self.stop()
+                raise Fault("protocol", f"{self.product.id} answered hello wrongly: {problem}")
+            self.product_id = hello.get("product_id")
+            self.rss_method = hello.get("rss_method")
+
+    def start(self) -> None:
+        with self.lock:
+            self.launch()
+            self.finish_start()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -190,36 +231,57 @@ class WorkerProcess:
     def request(self, msg: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send one request and wait for its reply. Raises Fault on timeout, crash or garbage;
         the worker is then dead (killed here) and the next request respawns it."""
-        if not self.alive():
-            self.start()
-        assert self.proc is not None and self.proc.stdin is not None
+        with self.lock:
+            if self.start_fault is not None:
+                fault, self.start_fault = self.start_fault, None
+                raise fault
+            if self._hello is not None:
+                self.finish_start()
+            if not self.alive():
+                self.start()
+            deadline = time.monotonic() + timeout
+            return self._receive(self._send(msg, deadline), deadline, timeout)
+
+    def _send(self, msg: dict[str, Any], deadline: float) -> int:
         self.next_id += 1
-        msg = dict(msg, id=self.next_id)
+        rid = self.next_id
+        msg = dict(msg, id=rid)
         try:
-            self.proc.stdin.write((json.dumps(msg, ensure_ascii=False) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            kind, words = self._last_words()
-            self._reap()
-            raise Fault(kind, f"{self.product.id} worker {words} before the request") from None
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
+            data = _encode(msg).encode("utf-8") + b"\n"
+        except UnicodeEncodeError:  # a lone surrogate: escape everything
+            data = _encode_ascii(msg).encode("ascii") + b"\n"
+        view = memoryview(data)
+        fd = self._fds[0]
+        while view:
             try:
-                line = self.replies.get(timeout=max(remaining, 0))
-            except queue.Empty:
-                self._reap()
-                raise Fault("timeout", f"no answer from {self.product.id} within "
-                                       f"{timeout:g} s; the worker was killed") from None
-            if line is None or not line.endswith(b"\n"):
-                # EOF, or a last line cut off by the worker's death: how it ended says what
-                # happened, not the fragment.
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                # A large request and a worker not reading yet: wait for room, not forever.
+                remaining = deadline - time.monotonic()
+                poller = select.poll()
+                poller.register(fd, select.POLLOUT)
+                if remaining <= 0 or not poller.poll(remaining * 1000):
+                    self._reap()
+                    raise Fault("timeout", f"{self.product.id} did not read its request within "
+                                           "the time limit; the worker was killed") from None
+            except (BrokenPipeError, OSError, ValueError):
+                self._drain_stderr()
                 kind, words = self._last_words()
                 self._reap()
-                raise Fault(kind, f"{self.product.id} worker {words} mid-case")
+                raise Fault(kind, f"{self.product.id} worker {words} before the request") \
+                    from None
+        return rid
+
+    def _receive(self, rid: int, deadline: float,
+                 timeout: float = STARTUP_TIMEOUT, hello: bool = False) -> dict[str, Any]:
+        while True:
+            line = self._next_line()
+            if line is None:
+                self._fill(deadline, timeout)
+                continue
             try:
-                reply = json.loads(line)
-            except ValueError:
+                reply = _decode(line.decode("utf-8"))
+            except ValueError:  # not UTF-8 (UnicodeDecodeError is one) or not JSON
                 self._reap()
                 raise Fault("protocol", f"{self.product.id} worker wrote a line that is not "
                                         "JSON") from None
@@ -228,21 +290,142 @@ class WorkerProcess:
                 raise Fault("protocol", f"{self.product.id} worker answered with "
                                         f"{_json_kind(reply)}, not a reply object; the worker "
                                         "was restarted")
-            if reply.get("id") == msg["id"] or (msg["op"] == "hello" and "id" not in reply):
+            if reply.get("id") == rid or (hello and "id" not in reply):
                 return reply
             if not (reply.get("ok") is False and reply.get("id") is None):
                 self._reap()
                 raise Fault("protocol", f"{self.product.id} worker answered id "
-                                        f"{reply.get('id')!r} to request {msg['id']}; the "
-                                        "worker was restarted")
+                                        f"{reply.get('id')!r} to request {rid}; the worker was "
+                                        "restarted")
             # `"id": null, "ok": false` answers a line the worker could not read: not ours.
 
+    def _next_line(self) -> bytes | None:
+        i = self._out.find(b"\n", self._scan)
+        if i < 0:
+            self._scan = len(self._out)
+            return None
+        line = bytes(self._out[:i])
+        del self._out[:i + 1]
+        self._scan = 0
+        return line
+
+    def _fill(self, deadline: float, timeout: float) -> None:
+        """Wait for more output (stdout or stderr) until the deadline; raise on timeout or EOF."""
+        remaining = deadline - time.monotonic()
+        try:
+            events = self._poller.poll(max(remaining, 0) * 1000) if remaining > 0 else []
+        except (OSError, ValueError):
+            events = [(self._fds[1], select.POLLNVAL)]
+        if not events:
+            self._reap()
+            raise Fault("timeout", f"no answer from {self.product.id} within {timeout:g} s; "
+                                   "the worker was killed")
+        out, err = self._fds[1], self._fds[2]
+        for fd, _ in events:
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:
+                chunk = b""
+            if fd == err:
+                if chunk:
+                    self._keep_stderr(chunk)
+                else:
+                    self._poller.unregister(err)
+                continue
+            if fd == out:
+                if not chunk:
+                    # EOF, perhaps after a last line cut off by the worker's death: how it ended
+                    # says what happened, not the fragment.
+                    self._drain_stderr()
+                    kind, words = self._last_words()
+                    self._reap()
+                    raise Fault(kind, f"{self.product.id} worker {words} mid-case")
+                self._out += chunk
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        self._err += chunk
+        *lines, rest = self._err.split(b"\n")
+        self._err = bytearray(rest[-4096:])
+        if lines:
+            self.stderr_tail.extend(x.decode("utf-8", "replace").rstrip() for x in lines[-20:])
+            del self.stderr_tail[:-20]
+
+    def _drain_stderr(self, grace: float = 0.2) -> None:
+        """What a dead worker said last (its stderr closes with it; a stray descendant that
+        keeps it open gets ``grace`` seconds)."""
+        fd = self._fds[2]
+        if fd < 0 or self.proc is None or self.proc.stderr is None or self.proc.stderr.closed:
+            return
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        end = time.monotonic() + grace
+        try:
+            while (remaining := end - time.monotonic()) > 0 and poller.poll(remaining * 1000):
+                chunk = os.read(fd, CHUNK)
+                if not chunk:
+                    break
+                self._keep_stderr(chunk)
+        except OSError:
+            pass
+        if self._err:
+            self._keep_stderr(b"\n")
+
+    def prefetch(self, request: dict[str, Any]) -> float | None:
+        """Send ``request`` now, so that the worker computes while the caller does something
+        else (another member's case); :meth:`run` with an equal request collects the reply.
+        Returns when it was sent (perf_counter), or None when nothing was sent: a start that
+        failed is then reported by :meth:`run`."""
+        with self.lock:
+            if self._pending is not None or self.start_fault is not None:
+                return None
+            try:
+                if self.cases >= self.recycle_after:
+                    self.stop()
+                if self._hello is not None:
+                    self.finish_start()
+                if not self.alive():
+                    self.start()
+                sent = time.perf_counter()
+                deadline = time.monotonic() + self.limits.timeout
+                rid = self._send(request, deadline)
+            except Fault as f:
+                self.start_fault = f
+                return None
+            self._pending = (rid, request, deadline, self.limits.timeout)
+            return sent
+
+    def cancel_prefetch(self) -> list[str]:
+        """Forget a prefetched request nobody collected (its case ended early): the worker is
+        busy with a case nobody wants, so it is stopped; the next request starts a fresh one."""
+        with self.lock:
+            if self._pending is None:
+                return []
+            return self._reap()
+
+    def _collect(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        """The reply of a prefetched ``request``; None when none is pending for it (a pending
+        reply for another request is awaited and dropped: the worker answers in order)."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return None
+        rid, sent, deadline, timeout = pending
+        if sent is request or sent == request:
+            return self._receive(rid, deadline, timeout)
+        try:
+            self._receive(rid, deadline, timeout)
+        except Fault:
+            pass  # reaped: the next request starts a fresh worker
+        return None
+
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        if self.cases >= self.recycle_after:
-            self.stop()
-        reply = self.request(request, self.limits.timeout)
+        with self.lock:
+            reply = self._collect(request)
+            if reply is None:
+                if self.start_fault is None and self.cases >= self.recycle_after:
+                    self.stop()
+                reply = self.request(request, self.limits.timeout)
         self.cases += 1
-        if self.proc is not None:
+        if self.proc is not None and self.token:
             if not self.product.worker_module:
                 self.cleanup_problems += reaper.note_descendants(self.token, self.proc.pid,
                                                                  self.product.id)
@@ -254,14 +437,12 @@ class WorkerProcess:
     def _last_words(self) -> tuple[str, str]:
         """(fault kind, what happened) for a worker that closed its output: waits for the
         process first, so that a killed worker is described by its signal, never as running."""
-        code = None
+        code = self.last_exit
         if self.proc is not None:
             try:
                 code = self.proc.wait(timeout=2.0)
             except subprocess.TimeoutExpired:
                 code = None
-        if code is not None and self.stderr_reader is not None:
-            self.stderr_reader.join(timeout=1.0)  # its last words, written just before it died
         last = self.stderr_tail[-3:]
         tail = f" (stderr: {'; '.join(last)[:300]})" if last else ""
         if code is not None and code != 0 and OUT_OF_MEMORY.search("\n".join(self.stderr_tail)):
@@ -282,11 +463,17 @@ class WorkerProcess:
 
     def _reap(self) -> list[str]:
         problems: list[str] = []
+        self._hello = None
+        self._pending = None
         if self.proc is not None:
-            problems = kill_group(self.proc)
+            proc = self.proc
+            problems = kill_group(proc)
             self.proc = None
-            problems += reaper.sweep(self.token, self.product.id, final=True)
-            reaper.forget(self.token)
+            self.last_exit = proc.poll()  # for the last words of the fault being raised
+            if self.token:
+                problems += reaper.sweep(self.token, self.product.id, final=True)
+                reaper.forget(self.token)
+                self.token = ""
         self.cleanup_problems += problems
         return problems
 
@@ -294,11 +481,10 @@ class WorkerProcess:
         """Ask politely, then make sure. Returns cleanup problems."""
         if self.proc is None:
             return []
-        if self.proc.poll() is None and self.proc.stdin is not None:
+        if self.proc.poll() is None and self._fds[0] >= 0:
             try:
-                self.proc.stdin.write(b'{"op": "shutdown"}\n')
-                self.proc.stdin.flush()
+                os.write(self._fds[0], b'{"op": "shutdown"}\n')
                 self.proc.wait(timeout=1.0)
-            except (OSError, subprocess.TimeoutExpired):
+            except (OSError, ValueError, subprocess.TimeoutExpired):
                 pass
         return self._reap()

@@ -139,11 +139,23 @@ class Engine:
                              meter_limits={})
         self.workers: dict[str, WorkerProcess] = {}
         self.sessions: dict[str, Any] = {}
+        self.lock = threading.Lock()  # sessions are made by the call thread and the warm-up
+
+    def warm(self, court: str) -> None:
+        """Start the workers of ``court`` (in the background, at server start), so that the
+        first call finds them running. A member that cannot start is reported by that call."""
+        res = self.resolve(court=court)
+        if res.available:
+            self._session(res).warm()
 
     def resolve(self, court: str | None = None, impl: str | None = None) -> Resolution:
         return resolve(self.config, court, [impl] if impl else None, name_unknown_routes=False)
 
     def _session(self, res: Resolution) -> Any:
+        with self.lock:
+            return self._session_locked(res)
+
+    def _session_locked(self, res: Resolution) -> Any:
         key = res.court + "|" + ",".join(res.members)
         session = self.sessions.get(key)
         if session is None:
@@ -178,10 +190,24 @@ class Engine:
     def _reap(self, control: CallControl) -> None:
         import psutil
 
+        from court import forkserver
+
         me = psutil.Process()
         while True:
-            spare = {w.proc.pid for pid, w in list(self.workers.items())
+            workers = list(self.workers.items())
+            spare = {w.proc.pid for pid, w in workers
                      if pid not in control.members and w.proc is not None}
+            template = forkserver.template_pid()
+            if template is not None:
+                spare.add(template)  # it forks the workers; killing it would kill them all
+            # The call's own workers forked by the template are its children, not ours.
+            for pid, w in workers:
+                proc = w.proc
+                if pid in control.members and proc is not None and proc.pid not in spare:
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
             try:
                 children = me.children()
             except psutil.Error:

@@ -25,6 +25,7 @@ from . import protocol as P
 from .stdio import Oversized, Writer, read_lines, sniff_id
 
 STDIN_FD = 0
+WARM_JOIN = 30.0
 
 
 def _log(message: str) -> None:
@@ -343,8 +344,15 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     out_fd = os.dup(1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    # The worker template of the default court boots while the server loads the rest; the
+    # warm-up below forks its workers from it.
+    from court.forkserver import prestart, shutdown
+    from court.products import DEFAULT_COURT, FIXED_COURTS
+
+    prestart(FIXED_COURTS[DEFAULT_COURT])
     tools = _start(args)
     if tools is None:
+        shutdown()
         return 2
     from court import __version__
 
@@ -354,6 +362,10 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, on_signal)
+    # The default court's workers start now, beside the first requests: initialize,
+    # server/discover and tools/list never wait for them, and the first call finds them warm.
+    warm = threading.Thread(target=_warm, args=(tools,), daemon=True, name="mcp-warm")
+    warm.start()
     code = 0
     try:
         server.serve()
@@ -363,9 +375,17 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         code = int(e.code or 0)
     finally:
         server.stop()
+        warm.join(timeout=WARM_JOIN)  # so that no worker starts after the others are stopped
         for problem in tools.close():
             _log(f"cleanup: {problem}")
     return code
+
+
+def _warm(tools: Any) -> None:
+    try:
+        tools.warm()
+    except Exception as e:  # noqa: BLE001 - a warm-up failure is the first call's to report
+        _log(f"warming the workers failed: {e!r}")
 
 
 def _start(args: argparse.Namespace) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +86,7 @@ class Tools:
                                     default_profile, DEFAULT_COURT)
         self.reference = Reference(config, default_profile)
         self._engine: Engine | None = None
+        self._engine_lock = threading.Lock()
         self._definitions: list[dict[str, Any]] | None = None
 
     def definitions(self) -> list[dict[str, Any]]:
@@ -99,11 +101,17 @@ class Tools:
         return self._definitions
 
     def engine(self) -> Engine:
-        if self._engine is None:
-            from .engine import Engine
+        with self._engine_lock:
+            if self._engine is None:
+                from .engine import Engine
 
-            self._engine = Engine(self.config, self.timeout)
-        return self._engine
+                self._engine = Engine(self.config, self.timeout)
+            return self._engine
+
+    def warm(self) -> None:
+        """Start the default court's workers (tree serves lispex_eval too); run in the
+        background at server start."""
+        self.engine().warm(self.default_court)
 
     def close(self) -> list[str]:
         return self._engine.close() if self._engine else []

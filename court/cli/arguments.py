@@ -53,7 +53,8 @@ def add_common(p: argparse.ArgumentParser) -> None:
     who = p.add_mutually_exclusive_group()
     who.add_argument("--court", help="court name (default tree-rust)")
     who.add_argument("--impl", help="an ad-hoc panel: comma-separated product ids")
-    p.add_argument("--jobs", type=int, default=2, help="parallel slots (default 2)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="parallel slots (default: one per CPU this process may use)")
     p.add_argument("-k", dest="keyword", metavar="EXPR",
                    help="only case ids matching EXPR: substrings joined with and, or, not and "
                         "parentheses, as pytest -k (e.g. -k 'numbers and not slow')")

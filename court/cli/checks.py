@@ -101,7 +101,7 @@ def limits(args: argparse.Namespace) -> Limits:
     meter = meter_limits(args.limit)
     timeout = check_timeout(args.timeout)
     memory = check_memory(args.memory_limit)
-    if hasattr(args, "jobs"):
+    if getattr(args, "jobs", None) is not None:  # None: one slot per CPU
         check_jobs(args.jobs)
     return Limits(timeout=timeout, memory_bytes=memory, profile=args.profile,
                   meter_limits=meter)

@@ -1,4 +1,9 @@
-"""`court compare` and `court products`: one program on a court, from the terminal."""
+"""`court compare` and `court products`: one program on a court, from the terminal.
+
+A compare is judged by how soon it answers, so this module imports little at the top: the worker
+template starts first (it imports the implementations while we import the rest), and the
+session machinery and rich load after it.
+"""
 
 from __future__ import annotations
 

@@ -6,15 +6,16 @@ import argparse
 import json
 import sys
 
-from implementations import registry
-from implementations.lispex.run import InputError, evaluate, resolve_limits
-
 from . import checks
 from .checks import read_input, read_program
 from .usage import UsageError
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    # Here, not at the top: the evaluator is loaded only by the command that runs it in process.
+    from implementations import registry
+    from implementations.lispex.run import InputError, evaluate, resolve_limits
+
     checks.nonempty(args, "impl")
     checks.check_profile(args.profile)
     limits = checks.meter_limits(args.limit)
@@ -58,6 +59,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
 def run_disasm(args: argparse.Namespace) -> int:
     """`court disasm`: the compiled form of a program, for back ends that compile."""
+    from implementations import registry
     from implementations.lispex.errors import LispexError, ResourceExhausted
     from implementations.lispex.normalizer import normalize
     from implementations.lispex.reader import read_source

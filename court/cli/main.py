@@ -76,6 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _prestart_template(court: str | None, impl: str | None) -> None:
+    """Start the worker template for the members the court will likely have (a fixed court's
+    members are known before any configuration is read; a guess naming a product the template
+    cannot fork is skipped by it)."""
+    from ..forkserver import prestart
+    from ..products import DEFAULT_COURT, FIXED_COURTS
+
+    impls = [s for s in impl.split(",") if s] if impl else None
+    prestart(impls or FIXED_COURTS.get(court or DEFAULT_COURT, ()))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     from . import signals
@@ -95,9 +106,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_disasm(args)
         if args.command == "compare":
-            from .compare import run_compare
+            # First of all: the worker template boots while the rest of the command loads.
+            _prestart_template(args.court, args.impl)
+            try:
+                from .compare import run_compare
 
-            return run_compare(args)
+                return run_compare(args)
+            finally:
+                from ..forkserver import shutdown
+
+                shutdown()
         if args.command != "mcp":
             restore = signals.install()
         if args.command in ("run", "bless", "merge", "replay"):

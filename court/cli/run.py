@@ -19,7 +19,16 @@ from ..corpus import EXPECTATION_SCHEMA, Case, CaseError, discover, normative
 from ..report import markdown
 from ..report.model import MergeError, build, merge
 from ..report.write import ReportError, ReportWriteError, check_writable, read_report, write_all
-from ..runner import JUDGED, OUTCOMES, CaseRecord, Interrupted, failed, run_cases, select
+from ..runner import (
+    JUDGED,
+    OUTCOMES,
+    CaseRecord,
+    Interrupted,
+    expected_walls,
+    failed,
+    run_cases,
+    select,
+)
 from . import checks, signals
 from .cluster import corpus_runner
 from .compare import config_from, limits_from, resolution
@@ -78,12 +87,23 @@ def _unavailable(res: Any) -> int:
     return EXIT_HARNESS
 
 
+def history(path: Path) -> dict[str, float]:
+    """Last run's wall time per case, from the report at ``path`` (a folder or the JSON file),
+    to schedule the longest cases first; nothing when there is no readable report."""
+    try:
+        return expected_walls(read_report(path))
+    except (OSError, ValueError, ReportError):
+        return {}
+
+
 def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Console,
             fail_fast: bool = False,
-            runner: Any = None) -> tuple[list[CaseRecord], list[dict], bool, int | None]:
-    """Run the cases (locally, or through ``runner``: a cluster); returns (a record for every
-    case, run faults, complete?, the exit status of the signal that interrupted the run or
-    None)."""
+            runner: Any = None,
+            walls: dict[str, float] | None = None
+            ) -> tuple[list[CaseRecord], list[dict], bool, int | None]:
+    """Run the cases (locally, longest first when ``walls`` gives last run's times, or through
+    ``runner``: a cluster); returns (a record for every case, run faults, complete?, the exit
+    status of the signal that interrupted the run or None)."""
     limits = limits_from(args)
     term = console if isinstance(console, Term) else Term(console, not console.is_terminal)
     progress = task = None
@@ -105,8 +125,13 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
                 term.line(f"{r.case.id}: {_line(r)}")
 
     try:
-        records, cleanup, complete = (runner or run_cases)(
-            cases, res, limits, jobs=args.jobs, fail_fast=fail_fast, on_record=on_record)
+        if runner is not None:
+            records, cleanup, complete = runner(cases, res, limits, jobs=args.jobs,
+                                                fail_fast=fail_fast, on_record=on_record)
+        else:
+            records, cleanup, complete = run_cases(cases, res, limits, jobs=args.jobs,
+                                                   fail_fast=fail_fast, on_record=on_record,
+                                                   walls=walls)
         stopped_by = None
     except Interrupted as i:
         records, cleanup, complete = i.args[0], i.args[1], False
@@ -176,7 +201,7 @@ def run_run(args: argparse.Namespace) -> int:
     term = make_term(plain=args.plain)
     started = dt.datetime.now(dt.UTC)
     records, cleanup, complete, stopped_by = execute(cases, res, args, term, args.fail_fast,
-                                                     runner)
+                                                     runner, history(report_dir))
     finished = dt.datetime.now(dt.UTC)
     # From here to the written set a signal is held: the run's results are in hand, and
     # losing them to a late Ctrl-C would leave the old set in place of a newer, truer one.
@@ -422,7 +447,7 @@ def run_replay(args: argparse.Namespace) -> int:
             console.print(f"[blue]new member[/blue] {m}: not in the old report (it had "
                           f"{', '.join(old_members) or 'no members'}); nothing to compare it "
                           "with")
-    records, _, _, stopped_by = execute(cases, res, args, console)
+    records, _, _, stopped_by = execute(cases, res, args, console, walls=expected_walls(old))
     before = {c["id"]: c for c in old["cases"]}
     moved = unjudged = 0
     for r in records:

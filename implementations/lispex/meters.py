@@ -8,10 +8,9 @@ exhaustion is raised. Usage is reported for admitted units only.
 
 from __future__ import annotations
 
-import tomllib
+import os
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from .errors import ResourceExhausted
 
@@ -42,8 +41,12 @@ class Profile:
 
 @cache
 def _data() -> dict:
-    text = resources.files(__package__).joinpath("data/profiles.toml").read_text("utf-8")
-    return tomllib.loads(text)
+    # A plain file read: importlib.resources (and the pathlib, tempfile and zipfile it pulls in)
+    # would double the import time of every worker for one file that sits beside this module.
+    import tomllib
+
+    with open(os.path.join(os.path.dirname(__file__), "data", "profiles.toml"), "rb") as f:
+        return tomllib.load(f)
 
 
 @cache

@@ -109,6 +109,19 @@ def _uncaught(r: Raised) -> Diagnostic:
     return make_diagnostic("E331", "uncaught raised object", [write_string(p)], r.span)
 
 
+_PRODUCT_IDS: dict[type, str] = {}
+
+
+def _product_id(backend: Backend) -> str:
+    """A back end's product id, computed once per class: it digests the implementation's files,
+    which do not change under a running process, and resolving their paths costs more than
+    running a small program."""
+    pid = _PRODUCT_IDS.get(type(backend))
+    if pid is None:
+        pid = _PRODUCT_IDS[type(backend)] = backend.product_id()
+    return pid
+
+
 def evaluate(source: bytes, backend: Backend, *, filename: str = "program.lspx",
              input_text: str | None = None, profile_id: str | None = None,
              limits: dict[str, int] | None = None) -> Observation:
@@ -117,7 +130,7 @@ def evaluate(source: bytes, backend: Backend, *, filename: str = "program.lspx",
     meter = Meter(limit_map)
     obs = Observation(implementation=backend.id, status="ok", profile=profile,
                       limits=meter.limit_fields())
-    obs.products["product_id"] = backend.product_id()
+    obs.products["product_id"] = _product_id(backend)
     ctx = RunContext(meter)
     try:
         try:

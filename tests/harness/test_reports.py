@@ -155,12 +155,22 @@ def test_ctrl_c_writes_incomplete_reports_and_exits_130(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "court.cli", "run", str(corpus), "--impl",
                              "tree", "--report-dir", str(out), "--jobs", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:  # wait until a worker is busy
-        if psutil.Process(proc.pid).children(recursive=True):
-            break
+
+    def worker_cpu() -> float:
+        # CPU time of the workers (not the worker template, which runs no case): a case here
+        # costs about a second of it, so this counts cases done however loaded the machine is.
+        total = 0.0
+        for p in psutil.Process(proc.pid).children(recursive=True):
+            try:
+                if p.name().startswith("worker:") or "implementations.worker" in p.cmdline():
+                    total += p.cpu_times().user
+            except psutil.Error:
+                pass
+        return total
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and worker_cpu() < 2.5:  # a case or two done
         time.sleep(0.1)
-    time.sleep(1.5)
     workers = psutil.Process(proc.pid).children(recursive=True)
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=60)

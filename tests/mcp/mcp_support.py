@@ -92,6 +92,19 @@ class Raw:
     def children(self) -> list[psutil.Process]:
         return psutil.Process(self.proc.pid).children(recursive=True)
 
+    def workers(self) -> list[psutil.Process]:
+        """The server's implementation workers: interpreters of implementations.worker, or
+        workers forked by the worker template (named ``worker:IMPL``)."""
+        out = []
+        for p in self.children():
+            try:
+                if p.name().startswith("worker:") or \
+                        "implementations.worker" in " ".join(p.cmdline()):
+                    out.append(p)
+            except psutil.Error:  # gone (or a zombie) meanwhile: not a running worker
+                pass
+        return out
+
     def close(self, timeout: float = 10.0) -> int:
         assert self.proc.stdin is not None
         try:

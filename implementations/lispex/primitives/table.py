@@ -8,11 +8,11 @@ the warning is emitted each time the real primitive runs.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from ..values import Primitive
 
@@ -38,9 +38,11 @@ class PrimitiveRow:
 @cache
 def rows() -> tuple[PrimitiveRow, ...]:
     """All 205 rows in guest-name codepoint order."""
-    pkg = resources.files("implementations.lispex")
-    text = pkg.joinpath("data/primitives.toml").read_text("utf-8")
-    return tuple(PrimitiveRow(**r) for r in tomllib.loads(text)["primitive"])
+    # A plain file read beside the package (importlib.resources costs a worker more to import).
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                        "primitives.toml")
+    with open(path, "rb") as f:
+        return tuple(PrimitiveRow(**r) for r in tomllib.load(f)["primitive"])
 
 
 @cache
