@@ -14,6 +14,8 @@ from typing import Any
 # In the order a divergence is reported: the first axis on which members differ.
 AXES = ("status", "exit_status", "stdout", "values", "transcript", "warnings",
         "diagnostic_code", "diagnostic_phase", "diagnostic_span")
+# Verdict kinds that are findings for `court fuzz`.
+FINDING_KINDS = ("disagree",)
 
 
 def transcript(sem: dict[str, Any]) -> str:

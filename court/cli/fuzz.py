@@ -25,24 +25,16 @@ def _resolution(args: argparse.Namespace):
         raise UsageError(f"court: {e}") from None
 
 
-def _hypothesis():
-    try:
-        import hypothesis  # noqa: F401
-    except ImportError:
-        raise UsageError("court: fuzzing needs hypothesis: pip install 'lispex-court[fuzz]'") \
-            from None
-
-
 def run_fuzz(args: argparse.Namespace) -> int:
-    _hypothesis()
-    from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
-
     from ..fuzz.campaign import Campaign, load_quarantine
-    from ..fuzz.generate import cases
     from ..session import CourtSession
 
     if args.examples is not None and args.examples <= 0:
         raise UsageError("court: --examples must be positive")
+    if args.parallel < 1:
+        raise UsageError("court: --parallel must be at least 1")
+    if not 0 <= args.mutate <= 100:
+        raise UsageError("court: --mutate is a percentage (0 to 100)")
     seconds = args.seconds if args.seconds is not None else (None if args.examples else 60.0)
     res = _resolution(args)
     console = Console(stderr=True)
@@ -52,71 +44,55 @@ def run_fuzz(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     quarantine = load_quarantine(Path(args.quarantine) if args.quarantine else None)
     save_dir = None if args.no_save else Path(args.save_dir)
-
-    class Enough(Exception):
-        pass
+    corpus = Path(args.corpus) if args.corpus else None
 
     start = time.perf_counter()
-    last_report = [start]
-    stopping = [False]
-    with CourtSession(res, limits, jobs=args.jobs) as session:
-        campaign = Campaign(session, save_dir, quarantine, args.reduce_seconds, args.seed)
+    sessions = [CourtSession(res, limits, jobs=args.jobs) for _ in range(args.parallel)]
+    try:
+        campaign = Campaign(sessions, save_dir, quarantine, args.reduce_seconds, args.seed,
+                            only_safe=args.safe_only, corpus=corpus, mutate_percent=args.mutate,
+                            steer=not args.no_steer)
 
         def report(finding: Any) -> None:
             where = f" -> {finding.path}" if finding.path else ""
-            console.print(f"[red]finding[/red] {finding.id}: divergence on "
-                          f"{finding.signature['axis']} {finding.signature['codes']}{where}")
-            console.print(finding.minimized.rstrip())
+            console.print(f"[red]finding[/red] {finding.id}: {finding.signature['kind']} on "
+                          f"{finding.signature['axis']} ({finding.origin}){where}",
+                          highlight=False)
+            console.print(finding.minimized.rstrip(), highlight=False, markup=False)
 
-        @seed(args.seed)
-        @settings(max_examples=args.examples or 10**9, deadline=None, database=None,
-                  phases=[Phase.generate], suppress_health_check=list(HealthCheck),
-                  verbosity=Verbosity.quiet)
-        @given(cases(only_safe=args.safe_only))
-        def body(case: Any) -> None:
-            # Once stopping, every call stops: hypothesis replays the stopping example, and the
-            # replay must behave the same.
-            if stopping[0] or (seconds is not None and time.perf_counter() - start > seconds):
-                stopping[0] = True
-                raise Enough
-            finding = campaign.examine(case)
-            if finding is not None and args.max_findings and \
-                    len(campaign.stats.findings) >= args.max_findings:
-                report(finding)
-                stopping[0] = True
-                raise Enough
-            if finding is not None:
-                report(finding)
-            now = time.perf_counter()
-            if now - last_report[0] > 5:
-                last_report[0] = now
-                console.print(f"... {campaign.stats.generated} programs, "
-                              f"{len(campaign.stats.findings)} findings")
-
-        try:
-            body()
-        except Enough:
-            pass
+        campaign.on_finding = report
+        campaign.run(args.examples, seconds, args.max_findings)
+    finally:
+        for s in sessions:
+            s.close()
     elapsed = time.perf_counter() - start
     s = campaign.stats
-    gen = max(elapsed - s.eval_seconds - s.reduce_seconds, 0.0)
-    out = Console()
+    out = Console(highlight=False, soft_wrap=True)
+    programs = s.generated + s.mutated
     out.print(f"court fuzz: court {res.court} ({', '.join(res.members)}), seed {args.seed}")
-    out.print(f"programs generated: {s.generated} in {elapsed:.1f} s "
-              f"({s.generated / max(elapsed, 1e-9):.1f} cases/s)")
+    out.print(f"programs: {programs} ({s.generated} generated, {s.mutated} corpus mutants) in "
+              f"{elapsed:.1f} s ({programs / max(elapsed, 1e-9):.1f} cases/s); "
+              f"duplicate programs skipped {s.duplicate_programs}")
     out.print(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
               f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
-              f"quarantined {s.quarantined}, duplicates {s.duplicates}")
+              f"quarantined {s.quarantined}, duplicates {s.duplicates}, same bug {s.same_bug}")
     total = max(elapsed, 1e-9)
-    out.print(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
-              f"reducing {s.reduce_seconds / total:.0%}")
+    out.print(f"time: generating {s.gen_seconds / total:.0%}, waiting for evaluation "
+              f"{s.wait_seconds / total:.0%} (evaluating {s.eval_seconds:.1f} s over "
+              f"{args.parallel} sessions), reducing {s.reduce_seconds / total:.0%}")
     for member, kind, message, source in s.infra_examples:
-        out.print(f"  infrastructure error on {member} ({kind}: {message}) for:")
-        out.print("    " + source.strip().replace("\n", "\n    "))
+        out.print(f"  infrastructure error on {member} ({kind}: {message}) for:", markup=False)
+        out.print("    " + source.strip().replace("\n", "\n    "), markup=False)
+    if args.coverage:
+        from ..fuzz.render import coverage_table
+
+        out.print(coverage_table(campaign.coverage), markup=False)
     out.print(f"findings: {len(s.findings)}")
     for f in s.findings:
-        out.print(f"  {f.id}: {f.signature['axis']} {f.signature['codes']}"
-                  + (f" saved as {f.path}" if f.path else ""))
+        out.print(f"  {f.id}: {f.signature['kind']} on {f.signature['axis']} "
+                  f"{f.signature.get('codes', f.signature['factions'])} after {f.seconds:.1f} s"
+                  + (f", also seen {f.same_bug} more times" if f.same_bug else "")
+                  + (f" saved as {f.path}" if f.path else ""), markup=False)
     return 1 if s.findings else 0
 
 
@@ -150,7 +126,7 @@ def run_reduce(args: argparse.Namespace) -> int:
             return signature(r) == sig
 
         smallest, tests = reduce(source, holds, seconds=args.seconds)
-    print(f";; divergence on {sig['axis']} {sig['codes']} ({tests} tests, "
+    print(f";; {sig['kind']} on {sig['axis']} {sig.get('codes', sig['factions'])} ({tests} tests, "
           f"{len(source)} -> {len(smallest)} chars)", file=sys.stderr)
     sys.stdout.write(smallest)
     if args.out:
