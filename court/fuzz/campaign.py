@@ -12,8 +12,9 @@ disagreement, and the kinds other parts of the court add). Its signature is coar
 so that one bug is one finding: the kind, the class of the first differing axis (outcome,
 output, warnings, diagnostic, span), who sided with whom, and (except for output and span
 divergences) each member's status and diagnostic code. After minimisation a second test
-catches the same bug seen through a different signature: a finding whose minimised program uses
-the same operators with the same factions as an earlier one is counted as that one.
+catches the same bug seen through a different signature: a finding whose minimised program's
+operators contain (or are contained in) those of an earlier one with the same factions is counted
+as that one.
 """
 
 from __future__ import annotations
@@ -170,12 +171,13 @@ class Campaign:
     def __init__(self, sessions: list[CourtSession] | CourtSession, save_dir: Path | None,
                  quarantine: dict[str, str], reduce_seconds: float = 30.0, seed: int = 0, *,
                  only_safe: bool = False, corpus: Path | None = None,
-                 mutate_percent: int = 30, steer: bool = True) -> None:
+                 mutate_percent: int = 30, steer: bool = True, reduce_tests: int = 3000) -> None:
         self.sessions = sessions if isinstance(sessions, list) else [sessions]
         self.session = self.sessions[0]
         self.save_dir = save_dir
         self.quarantine = quarantine
         self.reduce_seconds = reduce_seconds
+        self.reduce_tests = reduce_tests  # a bound in tests, not in time: reproducible anywhere
         self.seed = seed
         self.stats = Stats()
         self.seen: set[str] = set()
@@ -297,13 +299,14 @@ class Campaign:
         self.seen.add(sid)
         t1 = time.perf_counter()
         minimized, tests = reduce(case.source, lambda text: self.holds(text, case.input, sig),
-                                  seconds=self.reduce_seconds)
+                                  seconds=self.reduce_seconds, max_tests=self.reduce_tests)
         final = self._run(Case(minimized, case.input, case.features, case.safe))[0]
         s.reduce_seconds += time.perf_counter() - t1
         bug = (sig["kind"], json.dumps(sig["factions"]), fingerprint(minimized))
-        if bug in self.bugs:
+        earlier = self.same_bug(bug)
+        if earlier is not None:
             s.same_bug += 1
-            self.bugs[bug].same_bug += 1
+            earlier.same_bug += 1
             return None
         finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
                           final.observations, tests, case.origin,
@@ -315,6 +318,17 @@ class Campaign:
         if self.on_finding is not None:
             self.on_finding(finding)
         return finding
+
+    def same_bug(self, bug: tuple) -> Finding | None:
+        """An earlier finding of the same kind and factions whose minimised program's operators
+        contain this one's, or are contained in them: `(list-tail l 1)` printing a wrong list
+        and `(car (list-tail l 1))` failing are one bug."""
+        kind, factions, ops = bug
+        for (k, f, other), finding in self.bugs.items():
+            if k == kind and f == factions and ops and other and \
+                    (set(ops) <= set(other) or set(other) <= set(ops)):
+                return finding
+        return None
 
     def holds(self, text: str, input_text: str | None, sig: dict[str, Any]) -> bool:
         result = self._run(Case(text, input_text, (), False), confirm=False)[0]

@@ -160,7 +160,9 @@ class FormsMixin:
         self.tag("prim:" + op)
         divisor = str(self.pick([-7, -3, -2, -1, 1, 2, 3, 5, 10])) if self.safe or self.chance(80) \
             else self.sub("int", d, s)
-        return f"({op} {self.sub('int', d, s)} {divisor})"
+        # signs that differ are where the rounding rules of the six operators part ways
+        dividend = self.sub("int", d, s) if self.chance(60) else str(-self.small(1, 30))
+        return f"({op} {dividend} {divisor})"
 
     def p_num_op(self, d: int, s: Scope, t: str) -> str:
         op = self.pick(["/", "exact->inexact", "exact", "round", "floor", "ceiling", "truncate",

@@ -399,6 +399,11 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin):
             {"age": "int", "score": "num", "name": "str"}
 
     def program(self) -> tuple[str, str | None]:
+        """A program; half are small (one definition at most, one expression), which cost a
+        fraction of a full one to evaluate: most bugs need only a small trigger, and the
+        campaign's throughput is bounded by evaluation."""
+        small = self.chance(50)
+        self.tag("size:small" if small else "size:full")
         scope = Scope()
         forms: list[str] = []
         input_text = None
@@ -408,21 +413,21 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin):
                 g = self.fresh(fieldname)
                 forms.append(f"(define {g} (cadr (assq '{fieldname} input)))")
                 scope.vars[g] = t
-        for _ in range(self.small(0, 3)):
+        for _ in range(self.small(0, 1 if small else 3)):
             text, fn = self.function(scope)
             forms.append(text)
             scope.fns[fn.name] = fn
-        for _ in range(self.small(0, 2)):
+        for _ in range(self.small(0, 0 if small else 2)):
             t = self.pick(["int", "str", "list", "num"])
             g = self.fresh("g")
             forms.append(f"(define {g} {self.expr(t, 2, scope)})")
             scope.vars[g] = t
-        forms.extend(self.shapes(scope))
-        for _ in range(self.small(0, 3)):
+        forms.extend(self.shapes(scope, 1 if small else 6))
+        for _ in range(self.small(0, 1 if small else 3)):
             forms.append(self.statement(scope))
         if not self.safe and self.chance(40):
             forms.append(self.diagnostic(scope))
-        forms.append(self.expr(self.pick(TYPES), 3 + self.small(0, 1), scope))
+        forms.append(self.expr(self.pick(TYPES), 3 if small else 3 + self.small(0, 1), scope))
         return "\n".join(forms) + "\n", input_text
 
 

@@ -165,7 +165,7 @@ class ShapesMixin:
 
     # -- program-level shapes ------------------------------------------------------------------
 
-    def shapes(self, scope: Scope) -> list[str]:
+    def shapes(self, scope: Scope, most: int = 6) -> list[str]:
         forms: list[str] = []
         wanted = {"counter": "state", "global_set": "state", "rebind": "rebind",
                   "printer": "printer", "deep": "recursion", "mutual": "recursion"}
@@ -175,7 +175,8 @@ class ShapesMixin:
                 # deep recursion costs a hundred times a typical program: kept rare
                 base = 1 if self.on(wanted[shape]) else 0.2
             weight = self.steer.producers.get("shape:" + shape, 1.0)
-            if self.rng.random() * 100 < base * weight:
+            if self.rng.random() * 100 < base * weight and most > 0:
+                most -= 1
                 self.tag("shape:" + shape)
                 forms.extend(getattr(self, "shape_" + shape)(scope))
         return forms
