@@ -84,8 +84,8 @@ def add_fuzz_commands(sub: Any) -> None:
                    help="programs to mutate (default corpus/; a missing folder: none)")
     f.add_argument("--mutate", type=int, default=30, metavar="PERCENT",
                    help="share of programs that are corpus mutants (default 30)")
-    f.add_argument("--parallel", type=int, default=2, metavar="N",
-                   help="cases evaluated at once, each on its own warm workers (default 2)")
+    f.add_argument("--parallel", type=int, default=3, metavar="N",
+                   help="cases evaluated at once, each on its own warm workers (default 3)")
     f.add_argument("--no-steer", action="store_true",
                    help="do not steer generation by the feedback table")
     f.add_argument("--coverage", action="store_true",
