@@ -111,6 +111,16 @@ def add_fuzz_commands(sub: Any) -> None:
                    help="time budget for minimising each finding")
     f.add_argument("--safe-only", action="store_true", help="generate only safe-mode programs")
     f.add_argument("--max-findings", type=int, help="stop after this many findings")
+    f.add_argument("--corpus", default="corpus", metavar="DIR",
+                   help="programs to mutate (default corpus/; a missing folder: none)")
+    f.add_argument("--mutate", type=int, default=30, metavar="PERCENT",
+                   help="share of programs that are corpus mutants (default 30)")
+    f.add_argument("--parallel", type=int, default=3, metavar="N",
+                   help="cases evaluated at once, each on its own warm workers (default 3)")
+    f.add_argument("--no-steer", action="store_true",
+                   help="do not steer generation by the feedback table")
+    f.add_argument("--coverage", action="store_true",
+                   help="print the feedback table: what the programs exercised")
     _limits(f)
     add_output(f)
     add_cluster(f)

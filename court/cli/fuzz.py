@@ -33,13 +33,6 @@ def _check_budget(args: argparse.Namespace) -> None:
         raise UsageError("court: --max-findings must be positive")
 
 
-def _hypothesis():
-    try:
-        import hypothesis  # noqa: F401
-    except ImportError:
-        raise UsageError("court: fuzzing needs hypothesis: pip install 'lispex-court[fuzz]'") \
-            from None
-
 
 def new_seed() -> int:
     """A random seed for a run that was given none; printed so the run can be repeated."""
@@ -145,17 +138,17 @@ class LiveLine:
 
 
 def run_fuzz(args: argparse.Namespace) -> int:
-    _hypothesis()
-    from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
-
     from ..fuzz.campaign import Campaign, load_quarantine
-    from ..fuzz.generate import cases
     from ..fuzz.subset import SharedSubset
     from ..session import CourtSession
 
     if args.examples is not None and args.examples <= 0:
         raise UsageError("court: --examples must be positive")
     _check_budget(args)
+    if args.parallel < 1:
+        raise UsageError("court: --parallel must be at least 1")
+    if not 0 <= args.mutate <= 100:
+        raise UsageError("court: --mutate is a percentage (0 to 100)")
     seconds = args.seconds if args.seconds is not None else (None if args.examples else 60.0)
     spec = cluster_spec(args)
     limits = limits_from(args)
@@ -171,77 +164,69 @@ def run_fuzz(args: argparse.Namespace) -> int:
     budget = f"{seconds:g} s" if seconds is not None else f"{args.examples} programs"
     out.wrapped(f"court fuzz: court {res.court} ({', '.join(res.members)}), {budget}")
     out.line(f"seed {run_seed} (reproduce with --seed {run_seed})")
+    args.seed = run_seed  # every program (and every cluster chunk) derives from this seed
     if spec is not None:
         from .cluster import run_fuzz_on_cluster
 
-        args.seed = run_seed  # every chunk's seed derives from the one printed above
         return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds)
-
-    class Enough(Exception):
-        pass
+    corpus = Path(args.corpus) if args.corpus else None
 
     start = time.perf_counter()
-    stopping = [False]
-    with CourtSession(res, limits, jobs=args.jobs) as session, \
-            LiveLine(seconds, args.examples) as live:
-        campaign = Campaign(session, save_dir, quarantine, args.reduce_seconds, run_seed)
-        subset = SharedSubset(campaign.known)  # a witness court fuzzes the shared subset only
+    sessions = [CourtSession(res, limits, jobs=args.jobs) for _ in range(args.parallel)]
+    try:
+        with LiveLine(seconds, args.examples) as live:
+            campaign = Campaign(sessions, save_dir, quarantine, args.reduce_seconds, run_seed,
+                                only_safe=args.safe_only, corpus=corpus,
+                                mutate_percent=args.mutate, steer=not args.no_steer)
+            # A witness court fuzzes the shared subset of Lispex and its witness only.
+            subset = SharedSubset(campaign.known)
+            campaign.admits = subset.admits if campaign.known else None
 
-        def report(finding: Any) -> None:
-            live.pause()
-            print_finding(finding, out, res, args)
-            live.resume()
+            def report(finding: Any) -> None:
+                live.pause()
+                print_finding(finding, out, res, args)
+                live.resume()
 
-        @seed(run_seed)
-        @settings(max_examples=args.examples or 10**9, deadline=None, database=None,
-                  phases=[Phase.generate], suppress_health_check=list(HealthCheck),
-                  verbosity=Verbosity.quiet)
-        @given(cases(only_safe=args.safe_only))
-        def body(case: Any) -> None:
-            # Once stopping, every call stops: hypothesis replays the stopping example, and the
-            # replay must behave the same.
-            if stopping[0] or (seconds is not None and time.perf_counter() - start > seconds):
-                stopping[0] = True
-                raise Enough
-            if not subset.admits(case.source):
-                campaign.stats.outside_subset += 1
-                return
-            finding = campaign.examine(case)
-            if finding is not None:
-                report(finding)
-            live.update(campaign.stats.generated, len(campaign.stats.findings),
-                        time.perf_counter() - start)
-            if finding is not None and args.max_findings and \
-                    len(campaign.stats.findings) >= args.max_findings:
-                stopping[0] = True
-                raise Enough
+            def progress(stats: Any) -> None:
+                live.update(stats.generated + stats.mutated, len(stats.findings),
+                            time.perf_counter() - start)
 
-        try:
-            body()
-        except Enough:
-            pass
+            campaign.on_finding = report
+            campaign.on_progress = progress
+            campaign.run(args.examples, seconds, args.max_findings)
+    finally:
+        for sess in sessions:
+            sess.close()
     elapsed = time.perf_counter() - start
     s = campaign.stats
-    gen = max(elapsed - s.eval_seconds - s.reduce_seconds, 0.0)
+    programs = s.generated + s.mutated
     out.line()
-    out.wrapped(f"programs generated: {s.generated} in {elapsed:.1f} s "
-                f"({s.generated / max(elapsed, 1e-9):.1f} programs/s)")
+    out.wrapped(f"programs: {programs} ({s.generated} generated, {s.mutated} corpus mutants) in "
+                f"{elapsed:.1f} s ({programs / max(elapsed, 1e-9):.1f} programs/s); "
+                f"duplicate programs skipped {s.duplicate_programs}")
     out.wrapped(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
                 f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
-                f"quarantined {s.quarantined}, duplicates {s.duplicates}")
+                f"quarantined {s.quarantined}, duplicates {s.duplicates}, same bug {s.same_bug}")
     if s.known_differences or s.outside_subset:
         out.wrapped(f"known differences {s.known_differences}, outside the shared subset "
                     f"{s.outside_subset} (skipped)")
     total = max(elapsed, 1e-9)
-    out.wrapped(f"time: generating {gen / total:.0%}, evaluating {s.eval_seconds / total:.0%}, "
-             f"reducing {s.reduce_seconds / total:.0%}")
+    out.wrapped(f"time: generating {s.gen_seconds / total:.0%}, waiting for evaluation "
+                f"{s.wait_seconds / total:.0%} (evaluating {s.eval_seconds:.1f} s over "
+                f"{args.parallel} sessions), reducing {s.reduce_seconds / total:.0%}")
     for member, kind, message, source in s.infra_examples:
         out.wrapped(f"infrastructure error on {member} ({kind}: {message}) for:")
         out.wrapped("  " + source.strip().replace("\n", "\n  "))
+    if args.coverage:
+        from ..fuzz.render import coverage_table
+
+        out.console.print(coverage_table(campaign.coverage), markup=False)
     out.line(f"findings: {len(s.findings)}" + (f" (seed {run_seed})" if s.findings else ""))
     for f in s.findings:
         div = finding_divergence(f)
-        out.line(f"  {f.id}: {div['axis'] if div else f.signature.get('axis')} differs"
+        out.line(f"  {f.id}: {f.signature['kind']}, {div['axis'] if div else f.signature.get('axis')}"
+                 f" differs, after {f.seconds:.1f} s"
+                 + (f", also seen {f.same_bug} more times" if f.same_bug else "")
                  + (f", saved as {f.path}" if f.path else ""))
     return 1 if s.findings else 0
 
@@ -278,7 +263,7 @@ def run_reduce(args: argparse.Namespace) -> int:
             return signature(r) == sig
 
         smallest, tests = reduce(source, holds, seconds=args.seconds)
-    print(f";; divergence on {sig['axis']} ({tests} tests, "
+    print(f";; {sig['kind']} on {sig['axis']} {sig.get('codes', sig['factions'])} ({tests} tests, "
           f"{len(source)} -> {len(smallest)} chars)", file=sys.stderr)
     sys.stdout.write(smallest if smallest.endswith("\n") else smallest + "\n")
     if args.out:

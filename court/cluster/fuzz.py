@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -73,26 +72,13 @@ def chunk_seed(campaign_seed: int, index: int) -> int:
 
 
 def each_case(seed: int, count: int, only_safe: bool, body: Callable[[Any], None]) -> None:
-    """Call ``body`` on the ``count`` programs of ``seed``, in their fixed order."""
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-    from hypothesis import seed as hseed
-    from hypothesis.errors import HypothesisDeprecationWarning
+    """Call ``body`` on the ``count`` programs of ``seed``, in their fixed order: the same seeded
+    stream a local campaign draws from (without steering, which depends on what ran before)."""
+    from ..fuzz.campaign import ProgramSource
 
-    from ..fuzz.generate import cases
-
-    # Dask's own threads touch the global `random` while a chunk generates; hypothesis takes that
-    # for the strategy's doing and warns. Generation itself draws only from hypothesis.
-    warnings.filterwarnings("ignore", message=".*random. module inside strategies",
-                            category=HypothesisDeprecationWarning)
-
-    @hseed(seed)
-    @settings(max_examples=count, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet)
-    @given(cases(only_safe=only_safe))
-    def run(case: Any) -> None:
-        body(case)
-
-    run()
+    source = ProgramSource(seed, only_safe=only_safe)
+    for _ in range(count):
+        body(source.next(None, None))
 
 
 def run_chunk(job: FuzzJob, index: int, count: int) -> ChunkResult:

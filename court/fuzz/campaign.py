@@ -1,17 +1,31 @@
-"""A fuzzing campaign: generated cases through a court, findings confirmed, minimised, saved.
+"""A fuzzing campaign: generated and mutated cases through a court, findings confirmed,
+minimised, deduplicated and saved.
 
-A finding is a verdict of one of the FINDING_KINDS (a confirmed disagreement, a one-sided limit, a
-member fault), identified by its divergence signature: the kind, the first differing axis, and
-each member's status and diagnostic code (or fault kind). One finding per signature; signatures listed in the quarantine file
-are known and skipped.
+Reproducible: programs come from seeded ``random.Random`` streams, in blocks. Block k is drawn
+(with the steering of every block processed so far, i.e. up to k-2) while block k-1 is being
+evaluated on the court's sessions, then block k-1's results are examined in program order. So
+the same seed and code give the same programs and the same findings, however the evaluations
+interleave. Exact duplicate programs are skipped before they are run.
+
+A finding is a case whose verdict kind is in ``verdict.FINDING_KINDS`` (a confirmed
+disagreement, and the kinds other parts of the court add). Its signature is coarse on purpose,
+so that one bug is one finding: the kind, the class of the first differing axis (outcome,
+output, warnings, diagnostic, span), who sided with whom, and (except for output and span
+divergences) each member's status and diagnostic code. After minimisation a second test
+catches the same bug seen through a different signature: a finding whose minimised program's
+operators contain (or are contained in) those of an earlier one with the same factions is counted
+as that one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import queue
+import random
 import time
 import tomllib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,25 +33,66 @@ from typing import Any
 from ..differences import KnownDifferences
 from ..session import CaseResult, CourtSession
 from ..verdict import FINDING_KINDS
-from .generate import Case
-from .reduce import reduce
+from .feedback import Coverage
+from .generate import Case, generate
+from .mutate import Mutator
+from .reduce import parse, reduce
+
+AXIS_CLASS = {"status": "outcome", "exit_status": "outcome", "stdout": "output",
+              "values": "output", "transcript": "output", "warnings": "warnings",
+              "diagnostic_code": "diagnostic", "diagnostic_phase": "diagnostic",
+              "diagnostic_span": "span", "resource_outcome": "outcome", "meters": "meters"}
+BLOCK = 32
+CENSUS_EVERY = 4  # the Core IR census costs a normalisation: every 4th program is walked
+BORING = {"define", "display", "write", "newline", "println", "begin", "quote", "lambda",
+          "list", "let"}
+
+
+def finding_kinds() -> tuple[str, ...]:
+    return FINDING_KINDS
 
 
 def signature(result: CaseResult) -> dict[str, Any] | None:
     v = result.verdict
-    if v.kind not in FINDING_KINDS or not v.divergence:
+    if v.kind not in finding_kinds():
         return None
-    codes = {}
-    for m, o in sorted(result.observations.items()):
-        sem = o["semantic"]
-        diag = (sem.get("diagnostics") or [None])[0]
-        fault = (o.get("faults") or [None])[0]
-        codes[m] = [sem["status"], diag["code"] if diag else (fault["kind"] if fault else None)]
-    return {"kind": v.kind, "axis": v.divergence["axis"], "codes": codes}
+    axis = v.divergence["axis"] if v.divergence else None
+    cls = AXIS_CLASS.get(axis, axis)
+    sig: dict[str, Any] = {"kind": v.kind, "axis": cls,
+                           "factions": sorted(sorted(f) for f in v.factions)}
+    if cls not in ("output", "span"):
+        codes = {}
+        for m, o in sorted(result.observations.items()):
+            sem = o["semantic"]
+            diag = (sem.get("diagnostics") or [None])[0]
+            fault = (o.get("faults") or [None])[0]
+            # A member fault is told by its kind (crash, timeout, ...), as a diagnostic by code.
+            codes[m] = [sem["status"], diag["code"] if diag else (fault["kind"] if fault else None)]
+        sig["codes"] = codes
+    return sig
 
 
 def signature_id(sig: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(sig, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def fingerprint(program: str) -> tuple[str, ...]:
+    """The operators a (minimised) program applies, boilerplate left out."""
+    try:
+        forms = parse(program)
+    except Exception:  # noqa: BLE001 - an unreadable program is its own fingerprint
+        return ("<unreadable>", hashlib.sha256(program.encode()).hexdigest()[:8])
+    heads: set[str] = set()
+    stack = list(forms)
+    while stack:
+        t = stack.pop()
+        if t[0] == "list":
+            if t[1] and t[1][0][0] == "atom":
+                heads.add(t[1][0][1])
+            stack.extend(t[1])
+        elif t[0] == "vec":
+            stack.extend(t[1])
+    return tuple(sorted(heads - BORING))
 
 
 def load_quarantine(path: Path | None) -> dict[str, str]:
@@ -57,50 +112,182 @@ class Finding:
     features: tuple[str, ...]
     observations: dict[str, Any]
     reduce_tests: int
+    origin: str = "generated"
+    index: int = 0  # which program of the campaign found it
+    seconds: float = 0.0  # campaign time to this finding
+    same_bug: int = 0  # later cases counted as this bug
     path: Path | None = None
 
 
 @dataclass
 class Stats:
     generated: int = 0
+    mutated: int = 0
     agree: int = 0
     not_comparable: int = 0
     infrastructure: int = 0
     unconfirmed: int = 0
     quarantined: int = 0
-    duplicates: int = 0
+    duplicates: int = 0  # findings of a signature already found
+    same_bug: int = 0  # findings judged the same bug after minimisation
+    duplicate_programs: int = 0  # exact duplicate programs, skipped before running
     known_differences: int = 0  # disagreements a witness's known-differences file explains
     outside_subset: int = 0  # programs skipped: outside the shared subset of a witness
-    eval_seconds: float = 0.0
+    gen_seconds: float = 0.0
+    eval_seconds: float = 0.0  # summed over parallel sessions
+    wait_seconds: float = 0.0  # time the campaign waited for evaluations
     reduce_seconds: float = 0.0
     findings: list[Finding] = field(default_factory=list)
-    # (member, fault kind, message, program) of the first infrastructure errors, for the summary
     infra_examples: list[tuple[str, str, str, str]] = field(default_factory=list)
 
 
+class ProgramSource:
+    """The campaign's programs, in a fixed order for a seed: generated and corpus mutants
+    mixed, exact duplicates skipped."""
+
+    def __init__(self, seed: int, *, only_safe: bool = False, corpus: Path | None = None,
+                 mutate_percent: int = 30) -> None:
+        self.gen_rng = random.Random(f"generate:{seed}")
+        self.mix_rng = random.Random(f"mix:{seed}")
+        self.only_safe = only_safe
+        self.mutator = Mutator(corpus, random.Random(f"mutate:{seed}")) \
+            if corpus is not None and mutate_percent > 0 else None
+        self.mutate_percent = mutate_percent if self.mutator and self.mutator.available() else 0
+        self.seen: set[bytes] = set()
+        self.duplicates = 0
+
+    def next(self, coverage: Coverage | None, steering) -> Case:
+        for _ in range(100):
+            case = None
+            if self.mutate_percent and self.mix_rng.randrange(100) < self.mutate_percent:
+                case = self.mutator.mutant()
+            if case is None:
+                case = generate(self.gen_rng, only_safe=self.only_safe, steering=steering)
+            key = hashlib.sha256(f"{case.input}\0{case.source}".encode()).digest()
+            if key in self.seen:
+                self.duplicates += 1
+                continue
+            self.seen.add(key)
+            return case
+        return case  # a space this small repeats itself; run the duplicate rather than stall
+
+
 class Campaign:
-    def __init__(self, session: CourtSession, save_dir: Path | None, quarantine: dict[str, str],
-                 reduce_seconds: float = 30.0, seed: int | None = None) -> None:
-        self.session = session
+    def __init__(self, sessions: list[CourtSession] | CourtSession, save_dir: Path | None,
+                 quarantine: dict[str, str], reduce_seconds: float = 30.0, seed: int = 0, *,
+                 only_safe: bool = False, corpus: Path | None = None,
+                 mutate_percent: int = 30, steer: bool = True, reduce_tests: int = 3000) -> None:
+        self.sessions = sessions if isinstance(sessions, list) else [sessions]
+        self.session = self.sessions[0]
         self.save_dir = save_dir
         self.quarantine = quarantine
         self.reduce_seconds = reduce_seconds
+        self.reduce_tests = reduce_tests  # a bound in tests, not in time: reproducible anywhere
         self.seed = seed
         self.stats = Stats()
         self.seen: set[str] = set()
-        self.known = KnownDifferences.for_products(session.resolution.products)
+        self.bugs: dict[tuple, Finding] = {}
+        self.coverage = Coverage()
+        self.steer = steer
+        self.source = ProgramSource(seed, only_safe=only_safe, corpus=corpus,
+                                    mutate_percent=mutate_percent)
+        self.free: queue.Queue[CourtSession] = queue.Queue()
+        for s in self.sessions:
+            self.free.put(s)
+        self.programs: list[str] = []  # every program run, in order (for reproducibility)
+        self.start = time.perf_counter()
+        self.on_finding = None  # callback(Finding)
+        self.on_progress = None  # callback(Stats), after each program examined
+        self.known = KnownDifferences.for_products(self.session.resolution.products)
+        self.admits = None  # a predicate over program text (a witness's shared subset), or None
 
-    def examine(self, case: Case) -> Finding | None:
-        s = self.stats
-        s.generated += 1
+    # -- running ---------------------------------------------------------------------------
+
+    def _run(self, case: Case, confirm: bool = True) -> tuple[CaseResult, float]:
+        session = self.free.get()
+        try:
+            t0 = time.perf_counter()
+            result = session.run_case(case.source.encode("utf-8"), case.input, "fuzz.lspx",
+                                      confirm=confirm)
+            return result, time.perf_counter() - t0
+        finally:
+            self.free.put(session)
+
+    def _draw(self, n: int) -> list[Case]:
         t0 = time.perf_counter()
-        result = self.session.run_case(case.source.encode("utf-8"), case.input, "fuzz.lspx")
-        s.eval_seconds += time.perf_counter() - t0
+        steering = self.coverage.steering() if self.steer else None
+        cases = []
+        for _ in range(n):
+            case = self.source.next(self.coverage, steering)
+            if self.admits is not None and not self.admits(case.source):
+                self.stats.outside_subset += 1
+                continue
+            index = self.stats.generated + self.stats.mutated + len(cases)
+            self.coverage.add_program(case, census=index % CENSUS_EVERY == 0)
+            cases.append(case)
+        self.stats.duplicate_programs = self.source.duplicates
+        self.stats.gen_seconds += time.perf_counter() - t0
+        return cases
+
+    def run(self, examples: int | None, seconds: float | None,
+            max_findings: int | None = None) -> Stats:
+        pool = ThreadPoolExecutor(max_workers=len(self.sessions))
+        pending: list[tuple[Case, Future]] = []
+        done = 0
+        try:
+            while True:
+                n = BLOCK if examples is None else min(BLOCK, examples - done)
+                out_of_time = seconds is not None and time.perf_counter() - self.start > seconds
+                block: list[tuple[Case, Future]] = []
+                if n > 0 and not out_of_time:
+                    cases = self._draw(n)
+                    done += n
+                    block = [(c, pool.submit(self._run, c)) for c in cases]
+                if not pending and not block:
+                    break
+                if self._examine_block(pending, max_findings):
+                    for _, f in block:
+                        f.cancel()
+                    break
+                pending = block
+        finally:
+            for _, f in pending:
+                f.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+        return self.stats
+
+    def _examine_block(self, block: list[tuple[Case, Future]],
+                       max_findings: int | None) -> bool:
+        """Examine results in program order; True when the campaign must stop."""
+        for case, fut in block:
+            t0 = time.perf_counter()
+            result, wall = fut.result()
+            self.stats.wait_seconds += time.perf_counter() - t0
+            self.stats.eval_seconds += wall
+            self.examine(case, result)
+            if self.on_progress is not None:
+                self.on_progress(self.stats)
+            if max_findings and len(self.stats.findings) >= max_findings:
+                return True
+        return False
+
+    # -- judging ---------------------------------------------------------------------------
+
+    def examine(self, case: Case, result: CaseResult | None = None) -> Finding | None:
+        s = self.stats
+        if result is None:
+            result = self._run(case)[0]
+        if case.origin.startswith("mutated"):
+            s.mutated += 1
+        else:
+            s.generated += 1
+        self.programs.append(case.source)
+        self.coverage.add_observations(result.observations)
         kind = result.verdict.kind
-        if kind not in FINDING_KINDS and kind != "not-comparable":
+        if kind == "agree":
             s.agree += 1
             return None
-        if kind == "not-comparable":
+        if kind not in finding_kinds():
             broken = [(m, f) for m, o in result.observations.items()
                       for f in o.get("faults", [])]
             if broken and self.known and self.known.match_resource(
@@ -132,24 +319,44 @@ class Campaign:
         self.seen.add(sid)
         t1 = time.perf_counter()
         minimized, tests = reduce(case.source, lambda text: self.holds(text, case.input, sig),
-                                  seconds=self.reduce_seconds)
-        final = self.session.run_case(minimized.encode("utf-8"), case.input, "fuzz.lspx")
+                                  seconds=self.reduce_seconds, max_tests=self.reduce_tests)
+        final = self._run(Case(minimized, case.input, case.features, case.safe))[0]
         s.reduce_seconds += time.perf_counter() - t1
         if self.known and self.known.match(final.observations, final.verdict.factions,
                                            minimized) is not None:
             # Reduced, the program shows a listed difference its first shape hid.
             s.known_differences += 1
             return None
+        bug = (sig["kind"], json.dumps(sig["factions"]), fingerprint(minimized))
+        earlier = self.same_bug(bug)
+        if earlier is not None:
+            s.same_bug += 1
+            earlier.same_bug += 1
+            return None
         finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
-                          final.observations, tests)
+                          final.observations, tests, case.origin,
+                          s.generated + s.mutated, time.perf_counter() - self.start)
+        self.bugs[bug] = finding
         if self.save_dir is not None:
             finding.path = self.save(finding)
         s.findings.append(finding)
+        if self.on_finding is not None:
+            self.on_finding(finding)
         return finding
 
+    def same_bug(self, bug: tuple) -> Finding | None:
+        """An earlier finding of the same kind and factions whose minimised program's operators
+        contain this one's, or are contained in them: `(list-tail l 1)` printing a wrong list
+        and `(car (list-tail l 1))` failing are one bug."""
+        kind, factions, ops = bug
+        for (k, f, other), finding in self.bugs.items():
+            if k == kind and f == factions and ops and other and \
+                    (set(ops) <= set(other) or set(other) <= set(ops)):
+                return finding
+        return None
+
     def holds(self, text: str, input_text: str | None, sig: dict[str, Any]) -> bool:
-        result = self.session.run_case(text.encode("utf-8"), input_text, "fuzz.lspx",
-                                       confirm=False)
+        result = self._run(Case(text, input_text, (), False), confirm=False)[0]
         return signature(result) == sig
 
     def save(self, f: Finding) -> Path:
@@ -164,12 +371,12 @@ def save_finding(save_dir: Path, f: Finding, seed: int | None, court: str,
     save_dir.mkdir(parents=True, exist_ok=True)
     stem = save_dir / f"fuzz-{f.id}"
     stem.with_suffix(".lspx").write_text(
-        f";; found by court fuzz (seed {seed}); divergence on {f.signature['axis']}\n"
-        + f.minimized, "utf-8")
+        f";; found by court fuzz (seed {seed}, {f.origin}); {f.signature['kind']} "
+        f"on {f.signature['axis']}\n" + f.minimized, "utf-8")
     if f.input is not None:
         stem.with_suffix(".input").write_text(f.input + "\n", "utf-8")
     record = {"schema": "lispex.court-finding/v1", "signature": f.signature,
-              "signature_id": f.id, "seed": seed, "court": court,
+              "signature_id": f.id, "seed": seed, "court": court, "origin": f.origin,
               "features": list(f.features), "original": f.original,
               "minimized": f.minimized, "input": f.input, "reduce_tests": f.reduce_tests,
               "observations": {m: {k: o[k] for k in ("semantic", "products") if k in o}

@@ -1,8 +1,13 @@
 """Typed signatures of primitives for generated calls: (name, argument types, result type).
 
 Argument type "nz" is a non-zero integer literal and "idx:N" an index literal below N, so that
-safe-mode calls stay in their domains. The table reaches every family of primitives.
+safe-mode calls stay in their domains; "deep" is a pair tree on which every c[ad]{2,4}r is
+defined. The table reaches every family of primitives; a result type "any" is drawn wherever
+any value will do.
 """
+
+CXR = [a + "".join(p) + "r" for a in "c" for n in (2, 3, 4)
+       for p in __import__("itertools").product("ad", repeat=n)]
 
 SIGNATURES: list[tuple[str, tuple[str, ...], str]] = [
     # numeric
@@ -68,4 +73,60 @@ SIGNATURES: list[tuple[str, tuple[str, ...], str]] = [
     ("string?", ("any",), "bool"), ("vector?", ("any",), "bool"), ("char?", ("any",), "bool"),
     ("boolean?", ("any",), "bool"), ("number?", ("any",), "bool"),
     ("bytevector?", ("any",), "bool"), ("error-object?", ("any",), "bool"),
-]
+    # more of each family
+    ("list-first", ("nelist",), "any"), ("list-rest", ("nelist",), "list"),
+    ("string->number", ("str", "radix"), "any"), ("number->string", ("int", "radix"), "str"),
+    ("exact-integer-sqrt", ("idx:50",), "int"), ("truncate-quotient", ("int", "nz"), "int"),
+    ("real?", ("any",), "bool"), ("complex?", ("any",), "bool"), ("exact?", ("num",), "bool"),
+    ("inexact->exact", ("int",), "int"), ("exact", ("num",), "num"),
+    ("char-lower-case?", ("char",), "bool"), ("char>?", ("char", "char"), "bool"),
+    ("char<=?", ("char", "char"), "bool"), ("char>=?", ("char", "char"), "bool"),
+    ("char=?", ("char", "char"), "bool"), ("char-ci<?", ("char", "char"), "bool"),
+    ("char-ci>?", ("char", "char"), "bool"), ("char-ci<=?", ("char", "char"), "bool"),
+    ("char-ci>=?", ("char", "char"), "bool"), ("integer->char", ("idx:128",), "char"),
+    ("string<=?", ("str", "str"), "bool"), ("string>?", ("str", "str"), "bool"),
+    ("string-ci<?", ("str", "str"), "bool"), ("string-ci>?", ("str", "str"), "bool"),
+    ("string-ci<=?", ("str", "str"), "bool"), ("string-ci>=?", ("str", "str"), "bool"),
+    ("string-copy", ("hello", "idx:3"), "str"), ("string->vector", ("hello", "idx:2", "idx:5"), "vec"),
+    ("vector->string", ("charvec",), "str"), ("vector-copy", ("vec3", "idx:2"), "vec"),
+    ("vector->list", ("vec3", "idx:3"), "list"), ("make-vector", ("idx:3",), "vec"),
+    ("make-list", ("idx:3",), "list"), ("make-string", ("idx:3",), "str"),
+    ("make-bytevector", ("idx:3",), "any"), ("string-map", ("charproc", "str"), "str"),
+    ("vector-map", ("proc1", "vec"), "vec"), ("map", ("proc1", "list"), "list"),
+    ("filter", ("pred1", "list"), "list"), ("any?", ("pred1", "list"), "bool"),
+    ("all?", ("pred1", "list"), "bool"), ("fold-right", ("proc2", "any", "list"), "any"),
+    ("fold-left", ("proc2", "any", "list"), "any"), ("reduce", ("proc2", "any", "list"), "any"),
+    ("apply", ("proc1", "list1"), "any"), ("<=", ("num", "num"), "bool"),
+    (">", ("num", "num", "num"), "bool"), ("boolean=?", ("bool", "bool", "bool"), "bool"),
+    ("symbol=?", ("sym", "sym", "sym"), "bool"), ("values", ("any",), "any"),
+    ("error-object-message", ("errobj",), "str"), ("error-object-irritants", ("errobj",), "list"),
+    ("call/cc", ("escaper",), "any"), ("call-with-current-continuation", ("escaper",), "any"),
+    ("dynamic-wind", ("thunk", "thunk", "thunk"), "any"),
+    ("call-with-values", ("thunk", "proc1"), "any"),
+    ("with-exception-handler", ("proc1", "thunk"), "any"),
+] + [(name, ("deep",), "any") for name in CXR]
+
+# Every primitive of the language (profile 1.5), for the coverage table's denominator.
+PRIMITIVES = """
+!= % * + - / < <= = == > >= abs all? any? append apply assoc assq assv boolean=? boolean?
+bytevector bytevector-length bytevector-u8-ref bytevector? caaaar caaadr caaar caadar caaddr
+caadr caar cadaar cadadr cadar caddar cadddr caddr cadr call-with-current-continuation
+call-with-values call/cc car cdaaar cdaadr cdaar cdadar cdaddr cdadr cdar cddaar cddadr cddar
+cdddar cddddr cdddr cddr cdr ceiling char->integer char-alphabetic? char-ci<=? char-ci<?
+char-ci=? char-ci>=? char-ci>? char-downcase char-foldcase char-lower-case? char-numeric?
+char-upcase char-upper-case? char-whitespace? char<=? char<? char=? char>=? char>? char?
+complex? cons display dynamic-wind empty? eq? equal? eqv? error error-object-irritants
+error-object-message error-object? even? exact exact->inexact exact-integer-sqrt
+exact-integer? exact? expt filter first floor floor-quotient floor-remainder floor/ fold-left
+fold-right for-each gcd inexact inexact->exact inexact? integer->char integer? lcm length list
+list->string list->vector list-copy list-first list-ref list-rest list-tail list? make-bytevector
+make-list make-string make-vector map max member memq memv min modulo negative? newline not nth
+null? number->string number? odd? pair? positive? println procedure? quotient raise
+raise-continuable rational? real? reduce remainder rest reverse round square string->list
+string->number string->symbol string->vector string-append string-ci<=? string-ci<? string-ci=?
+string-ci>=? string-ci>? string-copy string-downcase string-foldcase string-for-each
+string-length string-map string-ref string-upcase string<=? string<? string=? string>=? string>?
+string? substring symbol->string symbol=? symbol? truncate truncate-quotient truncate-remainder
+truncate/ values vector vector->list vector->string vector-copy vector-for-each vector-length
+vector-map vector-ref vector-set! vector? with-exception-handler write zero?
+""".split()

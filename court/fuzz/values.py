@@ -1,15 +1,110 @@
-"""Edge-biased literal values for generated programs, as Lispex source text."""
+"""Edge-biased literal values and fixed snippets for generated programs, as Lispex source text.
+
+Catalogs only: which snippets a program gets is drawn by the generator."""
 
 from __future__ import annotations
 
 INTS = ["0", "-1", "1", "2", "7", "-7", "10", "255", "1000", "-3", "18446744073709551616",
-        "-1000000000000000000000000000000", "9007199254740993", "4294967296"]
-RATIONALS = ["1/3", "-7/2", "2/4", "22/7", "-1/1000000", "100000000000000000001/3"]
+        "-1000000000000000000000000000000", "9007199254740993", "4294967296",
+        "9223372036854775807", "-9223372036854775808", "2147483648"]
+RATIONALS = ["1/3", "-7/2", "2/4", "22/7", "-1/1000000", "100000000000000000001/3", "1/2"]
 FLOATS = ["0.0", "-0.0", "1.5", "-2.25", "0.1", "123.456", "1e21", "1e-7", "1e300", "-1e300",
-          "5e-324", "2.5", "3.0", "1e22", "1.7976931348623157e308", "0.000001", "1e16"]
+          "5e-324", "2.5", "3.0", "1e22", "1.7976931348623157e308", "0.000001", "1e16",
+          "0.30000000000000004", "123456789012345680000.0", "1e-5", "0.5", "-1.0", "1e15",
+          "9007199254740993.0", "2.2250738585072014e-308"]
 STRINGS = ['""', '"a"', '"hello"', '"héllo wörld"', '"日本語"', '"a\\"b"', '"tab\\there"',
-           '"line\\nbreak"', '"x\\x3bb;y"', '"   "', '"ABC def"', '"straße"']
-CHARS = ["#\\a", "#\\Z", "#\\space", "#\\newline", "#\\x3bb", "#\\0", "#\\tab", "#\\é"]
-SYMBOLS = ["'a", "'b", "'deny", "'allow", "'x->y", "'...", "'+", "'λ"]
+           '"line\\nbreak"', '"x\\x3bb;y"', '"   "', '"ABC def"', '"straße"', '"back\\\\slash"',
+           '"cr\\rlf"', '"\\x7f;del"', '"42"', '"-1.5"', '"1/3"', '"1e3"']
+CHARS = ["#\\a", "#\\Z", "#\\space", "#\\newline", "#\\x3bb", "#\\0", "#\\tab", "#\\é",
+         "#\\delete", "#\\alarm", "#\\nul", "#\\return", "#\\escape", "#\\x7f", "#\\ß",
+         "#\\(", "#\\;", "#\\\"", "#\\\\"]
+SYMBOLS = ["'a", "'b", "'deny", "'allow", "'x->y", "'...", "'+", "'λ", "'A", "'<=?", "'-"]
 NAMES = ["a", "b", "c", "n", "k", "x", "y", "acc", "lst", "s", "v", "total", "item", "rate",
          "age", "score"]
+
+# Quoted data that take the printer through its rarer paths.
+QUOTED = ["''a", "'(quote x)", "'(quasiquote (a (unquote b) (unquote-splicing c)))",
+          "'(1 . 2)", "'(1 2 . 3)", "'((a . b) . c)", "'(() #() \"\")", "'(#\\a \"b\" c 1.5)",
+          "'(quote)", "'(quote a b)", "'(unquote x)", "'#(1 (2 . 3) #(4))",
+          "'(-0.0 1e21 1/3 #t #f)", "'(a . (b . (c)))", "'(#u8(1 2) #u8())", "'(1 (2 (3 (4))))"]
+
+# Statements that take the printer through every path: display and write of each kind of value.
+PRINTER = [
+    "(write ''a)", "(write '(quote x))", "(write '(quasiquote (a (unquote b))))",
+    "(write '(unquote-splicing x))", "(write '(quote a b))", "(display ''(1 . 2))",
+    "(write \"a\\\"b\\\\c\\nd\\te\")", "(display \"a\\\"b\\\\c\\nd\\te\")",
+    "(write \"\\x7f;\\x1;\\x3bb;\\r\")", "(write (list->string (list #\\x0 #\\x1f)))",
+    "(write #\\x0)", "(write #\\delete)", "(write #\\alarm)", "(write #\\escape)",
+    "(write #\\backspace)", "(write #\\page)", "(write #\\x3bb)", "(write #\\space)",
+    "(write (integer->char 127))", "(write (integer->char 160))", "(display #\\x3bb)",
+    "(write 1e21)", "(write 1e22)", "(write 123456789.123)", "(write (/ 1.0 3))",
+    "(write (+ 0.1 0.2))", "(write -0.0)", "(write 5e-324)", "(write 1.7976931348623157e308)",
+    "(write (* 1.0 (expt 2 70)))", "(write (exact->inexact 1/3))", "(write 1e-7)",
+    "(write 100.0)", "(write 0.000123)", "(write (exact 0.1))", "(write (/ 6 4))",
+    "(write (- (expt 2 64)))", "(write (exact->inexact 12345678901234567890))",
+    "(write #())", "(write (vector))", "(write (make-vector 0))", "(write (vector (vector) '()))",
+    "(write '(1 . 2))", "(write (cons 1 (cons 2 3)))", "(write (cons '() '()))",
+    "(write '((a . b) . c))", "(write #u8())", "(write (bytevector))", "(write #u8(0 255))",
+    "(write (string->symbol \"hello world\"))", "(write (string->symbol \"\"))",
+    "(write (string->symbol \"A\"))", "(write (string->symbol \"1\"))", "(write 'λ)",
+    "(display (list \"s\" #\\c 'sym 1.5 \"t\\nu\"))", "(write (list \"s\" #\\c 'sym 1.5))",
+    "(write (list #t #f '()))", "(display (vector \"a\" #\\b))", "(write (vector \"a\" #\\b))",
+    "(write \"\")", "(display \"\")", "(println '(1 \"x\"))",
+    "(write (list (quote quote) 'x))", "(write '(quote . x))", "(write '(quote x . y))",
+    "(write `(1 ,@'() . 2))", "(write (make-string 3 #\\\"))",
+]
+
+# A compatible replacement for a primitive: same argument and result types, different meaning,
+# so generated calls of the name stay well-typed after the program rebinds it.
+REBINDS = [
+    ("abs", "(lambda (x) (+ x 1000))"), ("square", "(lambda (x) (* x 3))"),
+    ("+", "*"), ("max", "min"), ("reverse", "(lambda (l) l)"), ("length", "(lambda (l) 99)"),
+    ("string-upcase", "(lambda (s) (string-append s \"!\"))"), ("not", "(lambda (x) x)"),
+    ("list", "(lambda xs (reverse xs))"), ("append", "(lambda xs '(mine))"),
+    ("cons", "(lambda (a b) (list 'c a b))"), ("eqv?", "(lambda (a b) #t)"),
+    ("list->vector", "(lambda (l) (vector 'mine))"), ("vector", "(lambda xs (list->vector xs))"),
+    ("number->string", "(lambda (n . r) \"num\")"), ("car", "(lambda (l) 'first)"),
+    ("display", "(lambda (x) (write (list 'shown x)))"), ("remainder", "modulo"),
+]
+
+# Runtime faults by diagnostic code, each a single expression.
+RUNTIME_FAULTS = {
+    "E300": ["(undefined-name)", "no-such-variable", "(+ 1 later-defined)"],
+    "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)"],
+    "E302": ["((lambda (x) x))", "(car '(1) '(2))", "(< 5)", "((lambda (a b . c) a) 1)",
+             "(-)", "(vector-ref (vector 1))"],
+    "E303": ["(set! never-bound 1)"],
+    "E310": ["(car '())", "(cdr 5)", "(length 5)", "(length '(1 . 2))", "(cadr '(1))"],
+    "E311": ["(vector-ref (vector 1 2) 5)", "(list-ref '(1) 3)", "(string-ref \"\" 0)",
+             "(list-tail '(1 2) 3)", "(substring \"abc\" 2 1)", "(vector-ref (vector) -1)"],
+    "E312": ["(+ 1 \"a\")", "(vector-set! #(1 2) 0 9)", "(even? 1/2)", "(integer->char -1)",
+             "(string-length 'a)", "(error 'sym 1)", "(- \"5\")", "(reverse 5)", "(exact->inexact 'x)"],
+    "E313": ["(/ 1 0)", "(modulo 5 0)", "(/ 1.0 0)", "(quotient 1 0)", "(floor/ 3 0)"],
+    "E314": ["(* 1e300 1e300)", "(exact->inexact (expt 10 400))", "(/ 1e308 1e-10)"],
+    "E320": ["(+ (values 1 2) 1)", "(+ 1 (values))", "(list (when #f 1))",
+             "(car (cond (#f 1)))", "(let ((x (values 1 2))) x)"],
+    "E321": ["(letrec ((a b) (b 1)) a)", "(letrec ((f (lambda () g)) (x (f)) (g 1)) x)"],
+    "E330": ["(error \"boom\" 1 'x \"s\")", "(error \"no irritants\")"],
+    "E331": ["(raise 'x)", "(raise (list 1 2))", "(raise 42)", "(raise \"s\")"],
+    "E332": ["(with-exception-handler (lambda (e) 0) (lambda () (raise 'x)))",
+             "(with-exception-handler (lambda (e) e) (lambda () (car '())))"],
+    "E340": ["(let ((k (call/cc (lambda (k) k)))) (k 1))",
+             "((call/cc (lambda (k) k)) (lambda (x) x))"],
+    "W330": ["(% 7 2)", "(% -7 2)"],
+    "W331": ["(list-first '(1 2))", "(list-rest '(1 2))"],
+}
+
+# Source faults by diagnostic code: a top-level form that makes the whole program a source error.
+SOURCE_FAULTS = {
+    "E100": ["(+ 1 2))", "[1 2]", "(list 007)", "#x10", "(display \"open",
+             "#t1", "{x}"],
+    "E110": ["(let ((if 1)) if)", "(define lambda 1)", "(lambda (x define) x)",
+             "(define (f quote) 1)", "(set! cond 1)", "(display if)"],
+    "E120": ["(define-syntax foo 1)", "#;(x)", "(let-values () 1)", "#lang racket"],
+    "E130": ["(if 1 2)", "(cond)", "(lambda (x x) x)", "(cond (1 => car))", "()",
+             "(let ((x)) x)", "(quote)", "(begin)", "(define)", "(lambda ())", ",@x",
+             "(let loop)", "(case)", "(do ((i 0)) )"],
+    "E140": ["(a . b . c)", "'( . a)", "'(a .)", "'(a . b c)"],
+    "E150": ["#\\bogus", "\"\\q\"", "\"\\x;\"", "(list #\\12)", "#\\x110000"],
+    "E314": ["1e9999", "(+ 1 -1e400)"],
+}

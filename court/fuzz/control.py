@@ -1,0 +1,196 @@
+"""Producers of control: call/cc (escapes from inside the body, out of handlers, out of winds),
+exception handlers (raise-continuable with nested handlers, several raises per handler),
+guard (re-raise when no clause matches), dynamic-wind nesting, multiple values through
+call-with-values, and the planted faults of unsafe programs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import values as V
+
+if TYPE_CHECKING:
+    from .generate import Scope
+
+
+class ControlMixin:
+    def raised(self, d: int, s: Scope) -> str:
+        """Something to raise: a symbol, a number, a list, a string, or an error object."""
+        return self.pick([self.pick(V.SYMBOLS), self.sub("int", d, s),
+                          f"(list {self.pick(V.SYMBOLS)} {self.sub('int', d, s)})",
+                          self.pick(V.STRINGS)])
+
+    def p_callcc(self, d: int, s: Scope, t: str) -> str:
+        k = self.fresh("k")
+        inner = s.child()
+        body = self.sub(t, d, inner)
+        shape = self.pick(["plain", "inside", "loop", "handler", "wind", "values"])
+        self.tag("shape:callcc-" + shape)
+        cc = self.pick(["call/cc", "call-with-current-continuation"])
+        if shape == "inside" and t in ("int", "num"):
+            # the continuation called from inside its own body, abandoning the pending `+`
+            return f"({cc} (lambda ({k}) (+ 1 ({k} {body}) {self.sub('int', d, s)})))"
+        if shape == "loop":
+            x = self.fresh("x")
+            lst = " ".join(self.sub(t, d, s) for _ in range(self.small(1, 4)))
+            return (f"({cc} (lambda ({k}) (for-each (lambda ({x}) (if {self.test(d, s)} "
+                    f"({k} {x}) #f)) (list {lst})) {body}))")
+        if shape == "handler" and (self.on("handlers") or self.on("errors")):
+            e = self.fresh("e")
+            return (f"({cc} (lambda ({k}) (with-exception-handler (lambda ({e}) ({k} {body})) "
+                    f"(lambda () (+ 1 (raise {self.raised(d, s)}))))))")
+        if shape == "wind" and self.on("dynwind"):
+            return (f"({cc} (lambda ({k}) (dynamic-wind (lambda () (display \"<\")) "
+                    f"(lambda () ({k} {body}) (display \"unreached\")) "
+                    f"(lambda () (display \">\")))))")
+        if shape == "values" and self.on("multivalues"):
+            a, b = self.fresh("a"), self.fresh("b")
+            return (f"(call-with-values (lambda () ({cc} (lambda ({k}) ({k} {body} "
+                    f"{self.sub('any', d, s)})))) (lambda ({a} {b}) {a}))")
+        return f"({cc} (lambda ({k}) {body}))"
+
+    def p_handler(self, d: int, s: Scope, t: str) -> str:
+        """with-exception-handler: a handler returning to raise-continuable, or an escape by
+        guard around a handler that raises again."""
+        if t in ("int", "num"):
+            e = self.fresh("e")
+            raises = " ".join(f"(raise-continuable {self.sub('int', d, s)})"
+                              for _ in range(self.small(1, 3)))
+            self.tag("shape:several-raises")
+            return (f"(with-exception-handler (lambda ({e}) (if (number? {e}) (* {e} 2) 0)) "
+                    f"(lambda () (+ {self.sub('int', d, s)} {raises})))")
+        e, c = self.fresh("e"), self.fresh("c")
+        inner = s.child(**{e: "any"})
+        return (f"(guard ({e} ((symbol? {e}) {self.sub(t, d, inner)}) "
+                f"((error-object? {e}) {self.sub(t, d, inner)}) "
+                f"(else {self.sub(t, d, inner)})) "
+                f"(with-exception-handler (lambda ({c}) {self.pick(V.SYMBOLS)}) "
+                f"(lambda () (raise {self.raised(d, s)}))))")
+
+    def p_continuable(self, d: int, s: Scope, t: str) -> str:
+        """Nested handlers: the inner handler raises on to the outer one (which runs with the
+        inner suppressed), both continuable, several raises in one body."""
+        e1, e2 = self.fresh("e"), self.fresh("e")
+        outer = f"(lambda ({e1}) (if (number? {e1}) (+ {e1} 100) {e1}))"
+        inner = (f"(lambda ({e2}) (if (number? {e2}) (* 2 (raise-continuable (+ {e2} 1))) "
+                 f"(raise-continuable {e2})))")
+        raises = [f"(raise-continuable {self.sub('int', d, s)})" for _ in range(self.small(1, 3))]
+        self.tag("shape:nested-handlers")
+        body = f"(+ {' '.join(raises)})"
+        if t not in ("int", "num"):
+            body = f"(begin {body} {self.sub(t, d, s)})"
+        return (f"(with-exception-handler {outer} (lambda () (with-exception-handler {inner} "
+                f"(lambda () {body}))))")
+
+    def p_guard(self, d: int, s: Scope, t: str) -> str:
+        e = self.fresh("e")
+        raiser = self.pick([f"(raise {self.pick(V.SYMBOLS)})",
+                            f"(error {self.pick(V.STRINGS)} {self.sub('any', d, s)})",
+                            f"(raise {self.sub('int', d, s)})",
+                            f"(vector-ref (vector 1 2) {self.small(0, 4)})",
+                            f"(car {self.sub('list', d, s)})",
+                            self.sub(t, d, s)])
+        body = f"(begin {raiser} {self.sub(t, d, s)})" if self.chance(50) else raiser
+        inner = s.child(**{e: "any"})
+        clauses = [f"((symbol? {e}) {self.sub(t, d, inner)})",
+                   f"((string? {e}) {self.sub(t, d, inner)})",
+                   f"((number? {e}) {self.sub(t, d, inner)})"]
+        if t in ("str", "any"):
+            clauses.append(f"((error-object? {e}) (error-object-message {e}))")
+        if t in ("list", "any"):
+            clauses.append(f"((error-object? {e}) (error-object-irritants {e}))")
+        clauses = [c for c in clauses if self.chance(70)] or clauses[:1]
+        tail = f" (else {self.sub(t, d, inner)})" if self.chance(70) else ""
+        return f"(guard ({e} {' '.join(clauses)}{tail}) {body})"
+
+    def p_reraise(self, d: int, s: Scope, t: str) -> str:
+        """An inner guard with no matching clause re-raises to the outer one, through a wind
+        whose after thunk must run exactly once."""
+        e1, e2 = self.fresh("e"), self.fresh("e")
+        raised = self.raised(d, s)
+        inner_body = f"(raise {raised})" if self.chance(70) else \
+            f"(error \"inner\" {self.sub('any', d, s)})"
+        if self.on("dynwind") and self.chance(50):
+            inner_body = (f"(dynamic-wind (lambda () (display \"in \")) (lambda () {inner_body})"
+                          f" (lambda () (display \"out \")))")
+        inner_s = s.child(**{e2: "any"})
+        outer_s = s.child(**{e1: "any"})
+        self.tag("shape:reraise")
+        return (f"(guard ({e1} (#t (display (list 'outer {e1})) {self.sub(t, d, outer_s)})) "
+                f"(guard ({e2} ((eq? {e2} 'never) {self.sub(t, d, inner_s)})) {inner_body}))")
+
+    def p_dynwind(self, d: int, s: Scope, t: str) -> str:
+        before = f'(lambda () (display "{self.pick(["<", "[", "in "])}"))'
+        after = f'(lambda () (display "{self.pick([">", "]", " out"])}"))'
+        shape = self.pick(["plain", "escape", "raise", "nested"])
+        self.tag("shape:wind-" + shape)
+        if shape == "escape" and self.on("callcc"):
+            k = self.fresh("k")
+            return (f"(call/cc (lambda ({k}) (dynamic-wind {before} "
+                    f"(lambda () ({k} {self.sub(t, d, s)})) {after})))")
+        if shape == "raise" and self.on("errors"):
+            e = self.fresh("e")
+            return (f"(guard ({e} (#t {self.sub(t, d, s)})) (dynamic-wind {before} "
+                    f"(lambda () (raise {self.raised(d, s)})) {after}))")
+        if shape == "nested":
+            return (f"(dynamic-wind {before} (lambda () (dynamic-wind (lambda () (display 1)) "
+                    f"(lambda () {self.sub(t, d, s)}) (lambda () (display 2)))) {after})")
+        return f"(dynamic-wind {before} (lambda () {self.sub(t, d, s)}) {after})"
+
+    def p_wind_guard_handler(self, d: int, s: Scope, t: str) -> str:
+        """with-exception-handler inside guard inside dynamic-wind: the handler raises a new
+        object (or returns from a non-continuable raise, E332), which the guard catches."""
+        e, c = self.fresh("e"), self.fresh("c")
+        inner = s.child(**{e: "any"})
+        handler_body = self.pick([f"(raise (list 'again {c}))", "0",
+                                  f"(begin (display {c}) (raise 'second))"])
+        escape = ""
+        k = self.fresh("k")
+        if self.on("callcc") and self.chance(40):
+            escape = k
+        body = (f"(with-exception-handler (lambda ({c}) {handler_body}) "
+                f"(lambda () (+ 1 (raise {self.raised(d, s)}))))")
+        if escape:
+            body = f"(call/cc (lambda ({k}) (+ 1 ({k} {self.sub('int', d, s)}) {body})))"
+        clauses = (f"((pair? {e}) {self.sub(t, d, inner)}) ((error-object? {e}) "
+                   f"{self.sub(t, d, inner)}) (else {self.sub(t, d, inner)})")
+        guarded = f"(guard ({e} {clauses}) {body})"
+        if t not in ("int", "num", "any"):
+            guarded = f"(begin {guarded} {self.sub(t, d, s)})"
+        self.tag("shape:wind-guard-handler")
+        return (f"(dynamic-wind (lambda () (display \"[\")) (lambda () {guarded}) "
+                f"(lambda () (display \"]\")))")
+
+    def p_values(self, d: int, s: Scope, t: str) -> str:
+        shape = self.pick(["values", "floor/", "truncate/", "sqrt", "zero", "one", "apply"])
+        a, b = self.fresh("a"), self.fresh("b")
+        self.tag("shape:values-" + shape)
+        if shape in ("floor/", "truncate/"):
+            producer = f"({shape} {self.sub('int', d, s)} {self.arg('nz', d, s)})"
+        elif shape == "sqrt":
+            producer = f"(exact-integer-sqrt {self.small(0, 50)})"
+        elif shape == "zero":
+            inner = s.child()
+            return (f"(call-with-values (lambda () (values)) (lambda () "
+                    f"{self.sub(t, d, inner)}))")
+        elif shape == "one":
+            return f"(call-with-values (lambda () {self.sub(t, d, s)}) (lambda ({a}) {a}))"
+        elif shape == "apply":
+            producer = (f"(apply values (list {self.sub('int', d, s)} "
+                        f"{self.sub('int', d, s)}))")
+        else:
+            producer = f"(values {self.sub('int', d, s)} {self.sub('int', d, s)})"
+        if t in ("list", "any") and self.chance(50):
+            return f"(call-with-values (lambda () {producer}) {self.pick(['list', 'cons'])})"
+        inner = s.child(**{a: "int", b: "int"})
+        if t in ("int", "num"):
+            return (f"(call-with-values (lambda () {producer}) (lambda ({a} {b}) "
+                    f"{self.pick([f'(+ {a} {b})', f'(- {a} {b})', a, b])}))")
+        return f"(call-with-values (lambda () {producer}) (lambda ({a} {b}) {self.sub(t, d, inner)}))"
+
+    def fault(self, s: Scope) -> str:
+        """A planted fault in expression position (unsafe programs only)."""
+        code = self.weighted(list(V.RUNTIME_FAULTS), [self.steer.faults.get(c, 1.0)
+                                                     for c in V.RUNTIME_FAULTS])
+        self.tag("fault:" + code)
+        return self.pick(V.RUNTIME_FAULTS[code])

@@ -1,0 +1,298 @@
+"""Producers of state, loops and procedures (set! on captured variables, letrec and internal
+define forward references, do and named let with several variables, vector-set!, rest
+parameters and apply, shadowed primitives) and the program-level shapes: counters in closures,
+globals assigned and read through closures, rebound primitive names, printer paths, recursion
+near the 10,000 limit, and a diagnostic of every code in varied contexts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import values as V
+
+if TYPE_CHECKING:
+    from .generate import Scope
+
+PROGRAM_SHAPES = ("counter", "global_set", "rebind", "printer", "deep", "mutual")
+
+
+class ShapesMixin:
+    # -- state ---------------------------------------------------------------------------------
+
+    def p_set_local(self, d: int, s: Scope, t: str) -> str:
+        x = self.fresh("x")
+        inner = s.child(**{x: t})
+        if self.chance(50):
+            # a captured variable assigned by a closure, seen by the enclosing body
+            bump = self.fresh("bump")
+            self.tag("shape:set-captured")
+            calls = " ".join(f"({bump})" for _ in range(self.small(1, 3)))
+            return (f"(let (({x} {self.sub(t, d, s)})) (let (({bump} (lambda () (set! {x} "
+                    f"{self.sub(t, d, inner)}) {x}))) {calls} {x}))")
+        return f"(let (({x} {self.sub(t, d, s)})) (set! {x} {self.sub(t, d, inner)}) {x})"
+
+    def p_letrec_forward(self, d: int, s: Scope, t: str) -> str:
+        """letrec whose earlier procedure calls a later one (mutual recursion, bounded)."""
+        ev, od, n = self.fresh("ev"), self.fresh("od"), self.fresh("n")
+        k = self.small(0, 12)
+        inner = s.child()
+        res = self.sub(t, d, inner)
+        self.tag("shape:letrec-forward")
+        return (f"(letrec (({ev} (lambda ({n}) (if (= {n} 0) #t ({od} (- {n} 1))))) "
+                f"({od} (lambda ({n}) (if (= {n} 0) #f ({ev} (- {n} 1)))))) "
+                f"(if ({ev} {k}) {res} {self.sub(t, d, inner)}))")
+
+    def p_internal_define(self, d: int, s: Scope, t: str) -> str:
+        """Internal defines in a body: a procedure referring forward to a later definition,
+        and (in unsafe programs) a read before initialisation, which is E321."""
+        a, b, f = self.fresh("a"), self.fresh("b"), self.fresh("f")
+        vt = self.pick(["int", "str", "list"])
+        self.tag("shape:internal-define")
+        if not self.safe and self.chance(30):
+            self.tag("fault:E321")
+            return f"((lambda () (define {a} {b}) (define {b} {self.sub(vt, d, s)}) {a}))"
+        inner = s.child(**{b: vt})
+        body = self.sub(t, d, inner)
+        return (f"((lambda () (define ({f}) {b}) (define {b} {self.sub(vt, d, s)}) "
+                f"(define {a} ({f})) {body}))")
+
+    def p_vector_set(self, d: int, s: Scope, t: str) -> str:
+        v = self.fresh("vec")
+        n = self.small(1, 4)
+        items = " ".join(self.sub("any", d, s) for _ in range(n))
+        sets = " ".join(f"(vector-set! {v} {self.small(0, n - 1)} {self.sub('any', d, s)})"
+                        for _ in range(self.small(1, 3)))
+        self.tag("prim:vector-set!")
+        if self.chance(25):
+            return f"(let (({v} (make-vector {n} 0))) {sets} (vector-set! {v} 0 {v}) " \
+                   f"(vector-length {v}) (vector-copy {v} 1))"
+        return f"(let (({v} (vector {items}))) {sets} {v})"
+
+    # -- loops ---------------------------------------------------------------------------------
+
+    def p_do(self, d: int, s: Scope, t: str) -> str:
+        i, acc, lst = self.fresh("i"), self.fresh("acc"), self.fresh("l")
+        inner = s.child(**{i: "int", acc: "int", lst: "list"})
+        limit = self.small(0, 6)
+        extra = f" ({lst} '() (cons {acc} {lst}))" if self.chance(60) else ""
+        body = f" (display {i})" if self.on("output") and self.chance(30) else ""
+        result = acc if t in ("int", "num") else \
+            (lst if extra and t in ("list", "any") else self.sub(t, d, inner))
+        self.tag("form:do-multi" if extra else "form:do")
+        return (f"(do (({i} 0 (+ {i} 1)) ({acc} {self.sub('int', d, s)} "
+                f"(+ {acc} {self.sub('int', d, inner)})){extra}) "
+                f"((>= {i} {limit}) {result}){body})")
+
+    def p_named_let(self, d: int, s: Scope, t: str) -> str:
+        """Several variables updated together: the new values are computed from the old."""
+        loop, i, a, b = self.fresh("loop"), self.fresh("i"), self.fresh("a"), self.fresh("b")
+        inner = s.child(**{i: "int", a: "int", b: "int"})
+        self.tag("form:named-let-multi")
+        end = a if t in ("int", "num") else (f"(list {a} {b})" if t in ("list", "any")
+                                              else self.sub(t, d, inner))
+        return (f"(let {loop} (({i} {self.small(0, 8)}) ({a} {self.sub('int', d, s)}) "
+                f"({b} {self.small(-3, 3)})) (if (<= {i} 0) {end} "
+                f"({loop} (- {i} 1) {b} (+ {a} {b} {self.sub('int', d, inner)}))))")
+
+    # -- procedures ----------------------------------------------------------------------------
+
+    def p_apply(self, d: int, s: Scope, t: str) -> str:
+        fns = {"int": ["+", "*", "max", "min", "gcd", "lcm", "-",
+                       "(lambda (a . r) (+ a (length r)))"],
+               "num": ["+", "max", "min"],
+               "str": ["string-append"], "list": ["list", "append"], "vec": ["vector"],
+               "bool": ["=", "<", "equal?"]}
+        kind = t if t in fns else self.pick(list(fns))
+        fn = self.pick(fns[kind])
+        arg_t = {"str": "str", "list": "list" if fn == "append" else "any", "vec": "any",
+                 "bool": "int"}.get(kind, "int")
+        lead = " ".join(self.sub(arg_t, d, s) for _ in range(self.small(0 if fn not in
+                                                                         ("-", "=", "<") else 1, 2)))
+        if fn.startswith("(lambda") and not lead:
+            lead = self.sub("int", d, s)
+        items = " ".join(self.sub(arg_t, d, s) for _ in range(self.small(0, 3)))
+        if fn in ("=", "<", "equal?") and not items:
+            items = self.sub(arg_t, d, s)
+        self.tag("prim:apply")
+        return f"(apply {fn}{' ' + lead if lead else ''} (list {items}))"
+
+    def p_rest_lambda(self, d: int, s: Scope, t: str) -> str:
+        r = self.fresh("rest")
+        shape = self.pick(["args", "one", "two"])
+        self.tag("shape:rest-" + shape)
+        n = self.small(0, 4)
+        actual = " ".join(self.sub("any", d, s) for _ in range(n + (1 if shape != "args" else 0)
+                                                                + (1 if shape == "two" else 0)))
+        if shape == "args":
+            params, inner = r, s.child(**{r: "list"})
+        elif shape == "one":
+            a = self.fresh("a")
+            params, inner = f"({a} . {r})", s.child(**{a: "any", r: "list"})
+        else:
+            a, b = self.fresh("a"), self.fresh("b")
+            params, inner = f"({a} {b} . {r})", s.child(**{a: "any", b: "any", r: "list"})
+        body = self.sub(t, d, inner)
+        if t in ("int", "num") and self.chance(50):
+            body = f"(+ (length {r}) {body})"
+        via_apply = self.chance(40)
+        if via_apply:
+            return f"(apply (lambda {params} {body}) (list {actual}))"
+        return f"((lambda {params} {body}){' ' + actual if actual else ''})"
+
+    def p_shadow_prim(self, d: int, s: Scope, t: str) -> str:
+        """A primitive's name bound locally to something else; calls must see the binding."""
+        name, repl = self.pick(V.REBINDS)
+        self.tag("shape:shadow-prim")
+        use = self.pick([f"({name} 1 2)" if name in ("+", "max") else f"({name} '(1 2))",
+                         f"(procedure? {name})", "0"])
+        if name in ("abs", "square", "not"):
+            use = f"({name} {self.sub('int', d, s)})"
+        if name in ("string-upcase",):
+            use = f"({name} {self.sub('str', d, s)})"
+        if name in ("display",):
+            use = f"(begin ({name} {self.sub('any', d, s)}) 0)"
+        if name == "eqv?":
+            use = f"(case {self.sub('int', d, s)} ((1) 'one) (else 'other))"
+        if name in ("cons", "append", "list->vector"):
+            use = f"`(1 ,{self.sub('int', d, s)} ,@(list 2) #(3 ,{self.sub('int', d, s)}))"
+        if name == "number->string":
+            use = f"({name} {self.sub('int', d, s)})"
+        if name == "remainder":
+            use = f"(remainder {self.sub('int', d, s)} -3)"
+        if name == "cons" or name == "list":
+            use = f"(list ({name} 1 2) {use})" if name == "list" else use
+        return f"(let (({name} {repl})) (list {use} {self.sub(t, d, s)}))"
+
+    # -- program-level shapes ------------------------------------------------------------------
+
+    def shapes(self, scope: Scope, most: int = 6) -> list[str]:
+        forms: list[str] = []
+        wanted = {"counter": "state", "global_set": "state", "rebind": "rebind",
+                  "printer": "printer", "deep": "recursion", "mutual": "recursion"}
+        for shape in PROGRAM_SHAPES:
+            base = 35 if self.on(wanted[shape]) else 3
+            if shape in ("deep", "mutual"):
+                # deep recursion costs a hundred times a typical program: kept rare
+                base = 1 if self.on(wanted[shape]) else 0.2
+            weight = self.steer.producers.get("shape:" + shape, 1.0)
+            if self.rng.random() * 100 < base * weight and most > 0:
+                most -= 1
+                self.tag("shape:" + shape)
+                forms.extend(getattr(self, "shape_" + shape)(scope))
+        return forms
+
+    def shape_counter(self, scope: Scope) -> list[str]:
+        mk, n, step, c = self.fresh("make"), self.fresh("n"), self.fresh("step"), self.fresh("c")
+        forms = [f"(define ({mk} {n}) (lambda ({step}) (set! {n} (+ {n} {step})) {n}))",
+                 f"(define {c} ({mk} {self.literal('int')}))"]
+        from .generate import Fn
+
+        scope.fns[c] = Fn(c, [step], ["int"], "int")
+        forms.append(f"(display (list ({c} 1) ({c} {self.small(-3, 3)})))")
+        if self.chance(50):  # a second counter shares nothing with the first
+            c2 = self.fresh("c")
+            forms.append(f"(define {c2} ({mk} 0))")
+            forms.append(f"(write (list ({c2} 5) ({c} 0) ({c2} 0)))")
+            scope.fns[c2] = Fn(c2, [step], ["int"], "int")
+        return forms
+
+    def shape_global_set(self, scope: Scope) -> list[str]:
+        from .generate import Fn
+
+        g, get, bump, k = self.fresh("g"), self.fresh("get"), self.fresh("bump"), self.fresh("k")
+        forms = [f"(define {g} {self.literal('int')})", f"(define ({get}) {g})",
+                 f"(define ({bump} {k}) (set! {g} (+ {g} {k})) {g})",
+                 f"(set! {g} {self.expr('int', 2, scope)})", f"(display ({get}))",
+                 f"(display ({bump} {self.small(1, 5)}))"]
+        if self.chance(40):  # re-define at top level reassigns the cell the closures see
+            forms.append(f"(define {g} {self.literal('int')})")
+            forms.append(f"(write (list ({get}) ({bump} 1)))")
+        scope.fns[get] = Fn(get, [], [], "int")
+        scope.fns[bump] = Fn(bump, [k], ["int"], "int")
+        return forms
+
+    def shape_rebind(self, scope: Scope) -> list[str]:
+        name, repl = self.pick(V.REBINDS)
+        forms = []
+        if self.chance(50):
+            forms.append(f"(define {name} {repl})")
+        else:  # set! of a primitive's global binding
+            forms.append(f"(set! {name} {repl})")
+        probe = {"+": "(+ 2 3)", "max": "(max 1 2)", "abs": "(abs -5)", "square": "(square 4)",
+                 "eqv?": "(case 2 ((1) 'one) (else 'other))", "not": "(not 5)",
+                 "display": "(display \"x\")", "remainder": "(remainder -7 2)",
+                 "number->string": "(number->string 5)", "string-upcase": "(string-upcase \"a\")",
+                 "cons": "`(1 ,@(list 2) . 3)", "append": "`(1 ,@(list 2 3) 4)",
+                 "list->vector": "`#(1 ,(+ 1 1))"}.get(name, f"({name} (list 1 2))")
+        forms.append(f"(write {probe})" if name != "display" else probe)
+        after = self.pick(["(map abs (list -1 2))", "(length (list 1 2))",
+                           "(apply + (list 1 2))", "(reverse (list 1 2))", "`(a ,@(list 1 2))",
+                           "(case 1 ((1) 1) (else 0))", "(vector 1 2)"])
+        forms.append(f"(write (list {after}))")
+        return forms
+
+    def shape_printer(self, scope: Scope) -> list[str]:
+        return [self.pick(V.PRINTER) for _ in range(self.small(1, 4))]
+
+    def shape_deep(self, scope: Scope) -> list[str]:
+        """Non-tail recursion near the recursion limit (10,000 nested calls); past it now and
+        then, which ends the run with the recursion-limit resource outcome."""
+        f, n = self.fresh("deep"), self.fresh("n")
+        depth = self.pick([100, 500, 2000, 9000, 9990, 9997, 9998, 9999])
+        if not self.safe and self.chance(30):
+            depth = self.pick([10000, 10001, 10500])
+        kind = self.pick(["count", "build", "sum"])
+        if kind == "count":
+            body = f"(if (= {n} 0) 0 (+ 1 ({f} (- {n} 1))))"
+            use = f"({f} {depth})"
+        elif kind == "build":
+            body = f"(if (= {n} 0) '() (cons {n} ({f} (- {n} 1))))"
+            use = f"(length ({f} {depth}))"
+        else:
+            body = f"(if (<= {n} 0) {n} (+ {n} ({f} (- {n} 1))))"
+            use = f"({f} {depth})"
+        self.tag(f"shape:deep-{depth}")
+        return [f"(define ({f} {n}) {body})", f"(display {use})"]
+
+    def shape_mutual(self, scope: Scope) -> list[str]:
+        a, b, n = self.fresh("ping"), self.fresh("pong"), self.fresh("n")
+        depth = self.pick([10, 100, 1000])
+        return [f"(define ({a} {n}) (if (= {n} 0) '() (cons 'a ({b} (- {n} 1)))))",
+                f"(define ({b} {n}) (if (= {n} 0) '() (cons 'b ({a} (- {n} 1)))))",
+                f"(write (length ({a} {depth})))", f"(write ({a} {self.small(0, 5)}))"]
+
+    # -- diagnostics ---------------------------------------------------------------------------
+
+    def diagnostic(self, scope: Scope) -> str:
+        """A form that ends the program with a diagnostic, of a code drawn toward those least
+        seen, in one of several contexts (so spans sit at varied lines and columns)."""
+        codes = list(V.RUNTIME_FAULTS) + list(V.SOURCE_FAULTS)
+        weights = [self.steer.faults.get(c, 1.0) * (0.5 if c in V.SOURCE_FAULTS else 1.0)
+                   for c in codes]
+        code = self.weighted(codes, weights)
+        self.tag("fault:" + code)
+        if code in V.SOURCE_FAULTS and code not in V.RUNTIME_FAULTS:
+            return self.pick(V.SOURCE_FAULTS[code])
+        pool = V.RUNTIME_FAULTS.get(code) or V.SOURCE_FAULTS[code]
+        fault = self.pick(pool)
+        if code == "E303" or fault.startswith("(+ 1 later"):
+            return fault  # not inside a procedure: later definitions would bind it
+        f = self.fresh("bad")
+        context = self.pick(["bare", "procedure", "callback", "wind", "guard", "nested",
+                             "after-output"])
+        self.tag("shape:diag-" + context)
+        if context == "procedure":
+            return f"(define ({f}) (let ((x 1))\n    {fault}))\n({f})"
+        if context == "callback":
+            return f"(map (lambda (x)\n  {fault}) '(1 2))"
+        if context == "wind":
+            return (f"(dynamic-wind (lambda () (display \"b\"))\n  (lambda () {fault})\n"
+                    f"  (lambda () (display \"a\")))")
+        if context == "guard" and code.startswith("E3"):
+            return (f"(guard (e ((error-object? e) (list (error-object-message e) "
+                    f"(error-object-irritants e))) (#t (list 'raised e)))\n  {fault})")
+        if context == "nested":
+            return f"(list 1\n      (if #t\n          {fault} 0))"
+        if context == "after-output":
+            return f"(display \"before\")\n{fault}"
+        return fault

@@ -1,0 +1,72 @@
+"""A campaign is reproducible (same seed and code: same programs, same findings), one bug is
+one finding, and `--coverage` prints the feedback table."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from court.cli import main
+from court.fuzz.campaign import Campaign
+from court.products import load_config, resolve
+from court.session import CourtSession
+from court.supervisor import Limits
+from implementations import registry
+
+FAKES = Path(__file__).resolve().parent / "fakes"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def seeded_court(tmp_path: Path, bug: str):
+    path = tmp_path / "court.toml"
+    path.write_text(f"""
+[products.seeded]
+command = ["{sys.executable}", "{FAKES / 'seeded_worker.py'}", "--bug", "{bug}"]
+protocol = "court-worker/v1"
+[courts.buggy]
+members = ["tree", "seeded"]
+""")
+    return resolve(load_config(path), "buggy")
+
+
+def campaign_run(res, seed: int, examples: int):
+    limits = Limits(timeout=30, profile="lispex-generated-11088/v1")
+    sessions = [CourtSession(res, limits, jobs=2) for _ in range(2)]
+    try:
+        # the reducer is bounded by a number of tests, not by time, so that a loaded machine
+        # minimises exactly as far as an idle one
+        c = Campaign(sessions, None, {}, reduce_seconds=600, seed=seed, corpus=ROOT / "corpus",
+                     mutate_percent=30, reduce_tests=250)
+        c.run(examples, None)
+    finally:
+        for s in sessions:
+            s.close()
+    return c
+
+
+def test_same_seed_same_programs_and_findings(tmp_path):
+    res = seeded_court(tmp_path, "list-tail")
+    a = campaign_run(res, 3, 300)
+    b = campaign_run(res, 3, 300)
+    assert a.programs == b.programs
+    assert len(a.programs) == 300
+    assert [f.id for f in a.stats.findings] == [f.id for f in b.stats.findings]
+    assert a.stats.findings, "the list-tail bug is found in 300 programs"
+    # one bug, one finding: every later sighting is a duplicate or the same bug
+    assert len(a.stats.findings) == 1, [f.signature for f in a.stats.findings]
+    assert a.stats.duplicates + a.stats.same_bug >= 1
+    assert len(set(a.programs)) == len(a.programs)
+
+
+@pytest.mark.skipif("vm" not in registry.ids(), reason="needs the vm back end")
+def test_coverage_table_is_printed(tmp_path, capsys):
+    code = main(["fuzz", "--court", "tree-rust", "--examples", "40", "--seed", "2", "--no-save",
+                 "--coverage", "--corpus", str(ROOT / "corpus")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    for section in ("Core IR node kinds:", "control features:", "diagnostics:", "primitives:",
+                    "programs by origin:"):
+        assert section in out, out
+    assert "duplicate programs skipped" in out and "generating" in out
