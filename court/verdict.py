@@ -43,7 +43,7 @@ METER_FIGURES = {"frontend-transition": "frontend_transitions", "token": "tokens
 FAR_WITHIN = 0.1
 # Faults that make a member-fault finding when the others answered. `cancelled` (an MCP client
 # gave up) and `cleanup` are the harness's business, not the member's.
-MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout")
+MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout", "exit")
 
 
 def transcript(sem: dict[str, Any]) -> str:

@@ -20,11 +20,12 @@ from rich.progress import (
 from rich.text import Text
 
 from ..report.markdown import failing
+from .checks import DEFAULT_TIMEOUT
 from ..verdict import evidence_lines
 from .render import Term, divergence_lines, elide, fit_text
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
-DEFAULT_TIMEOUT, DEFAULT_MEMORY_MIB = 10.0, 2048
+DEFAULT_MEMORY_MIB = 2048
 OUTCOME_STYLE = {"disagree": "bold red", "expectation-broken": "bold red",
                  "one-sided-limit": "bold red", "member-fault": "bold red",
                  "infrastructure-error": "bold magenta"}
@@ -57,7 +58,8 @@ def reproduce_argv(case: Any, res: Any, args: argparse.Namespace) -> list[str]:
     limits.update(case.limits)
     for axis, n in limits.items():
         argv += ["--limit", f"{axis}={n}"]
-    if args.timeout != DEFAULT_TIMEOUT:
+    # None is the default clock, which `court compare` uses too.
+    if args.timeout is not None and args.timeout != DEFAULT_TIMEOUT:
         argv += ["--timeout", f"{args.timeout:g}"]
     if args.memory_limit != DEFAULT_MEMORY_MIB:
         argv += ["--memory-limit", str(args.memory_limit)]

@@ -19,18 +19,9 @@ from pathlib import Path
 
 import psutil
 import pytest
+from fault_support import FAULTY, MARK, N_CASES, ROOT, case_id, live_marked
 
 from court import reaper
-
-ROOT = Path(__file__).resolve().parents[2]
-PRODUCTS = Path(__file__).resolve().parent / "products"
-N_CASES = 50
-FAULTY = (10, 25, 40)  # the cases whose program holds `; FAULT`
-MARK = "LISPEX_FAULT_TEST_MARK"
-
-
-def case_id(i: int) -> str:
-    return f"c{i:03d}"
 
 
 @pytest.fixture(scope="session")
@@ -44,17 +35,6 @@ def corpus(tmp_path_factory) -> Path:
             'schema = "lispex.court-expectation/v1"\nstatus = "ok"\n'
             f'values = ["{i + 1}"]\nstdout = ""\nexit_status = 0\nwarnings = []\n')
     return root
-
-
-def live_marked(mark: str) -> list[psutil.Process]:
-    found = []
-    for p in psutil.process_iter():
-        try:
-            if p.status() != psutil.STATUS_ZOMBIE and p.environ().get(MARK) == mark:
-                found.append(p)
-        except psutil.Error:
-            continue
-    return found
 
 
 @dataclass
@@ -73,6 +53,7 @@ class Run:
 def court_run(tmp_path, corpus):
     """Run `court run` over the corpus with the given products; check that nothing is left."""
     reaper.become_subreaper()
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
     marks: list[str] = []
 
     def run(products: str, members: str, *extra: str, timeout: float = 600,
@@ -101,18 +82,11 @@ def court_run(tmp_path, corpus):
             p.kill()
         assert not alive, [(p.pid, p.cmdline()) for p in alive]
     me = psutil.Process()
-    kids = [p for p in me.children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
+    # What this test's runs left behind (processes other tests keep, such as a warm worker
+    # template of an in-process session, are theirs to answer for).
+    kids = [p for p in me.children(recursive=True)
+            if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE]
     _, alive = psutil.wait_procs(kids, timeout=5)
     assert not alive, [(p.pid, p.cmdline()) for p in alive]
 
 
-def worker_toml(mode: str) -> str:
-    return (f'[products.faulty]\nprotocol = "court-worker/v1"\n'
-            f'command = ["{sys.executable}", "{PRODUCTS / "faulty_worker.py"}", '
-            f'"--mode", "{mode}"]\n')
-
-
-def oneshot_toml(mode: str, protocol: str = "observation-json") -> str:
-    return (f'[products.faulty]\nprotocol = "{protocol}"\n'
-            f'command = ["{sys.executable}", "-S", "{PRODUCTS / "faulty_oneshot.py"}", '
-            f'"{mode}", "{{file}}"]\n')
