@@ -20,8 +20,8 @@ from rich.progress import (
 from rich.text import Text
 
 from ..report.markdown import failing
-from .checks import DEFAULT_TIMEOUT
 from ..verdict import evidence_lines
+from .checks import DEFAULT_TIMEOUT
 from .render import Term, divergence_lines, elide, fit_text
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
