@@ -8,6 +8,7 @@ implementation workers.
 from __future__ import annotations
 
 import os
+import time
 
 import psutil
 import pytest
@@ -18,6 +19,12 @@ from cluster_helpers import ours
 def no_orphans():
     yield
     me = psutil.Process(os.getpid())
-    survivors = [p for p in me.children(recursive=True) if ours(p)]
-    _, alive = psutil.wait_procs(survivors, timeout=10)
+    # Polled, not psutil.wait_procs: a survivor re-parented to this process (a subreaper, as the
+    # court makes it) can leave wait_procs blocked in a pidfd wait long past its timeout.
+    deadline = time.monotonic() + 10
+    while True:
+        alive = [p for p in me.children(recursive=True) if ours(p)]
+        if not alive or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert not alive, [p.cmdline() for p in alive]

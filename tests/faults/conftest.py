@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +87,18 @@ def court_run(tmp_path, corpus):
     # template of an in-process session, are theirs to answer for).
     kids = [p for p in me.children(recursive=True)
             if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE]
-    _, alive = psutil.wait_procs(kids, timeout=5)
+    deadline = time.monotonic() + 5  # polled: see tests/harness/conftest.py
+    alive = [p for p in kids if _running(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = [p for p in alive if _running(p)]
     assert not alive, [(p.pid, p.cmdline()) for p in alive]
+
+
+def _running(p: psutil.Process) -> bool:
+    try:
+        return p.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 

@@ -1,5 +1,6 @@
 import os
 import sys
+import time
 from pathlib import Path
 
 import psutil
@@ -13,9 +14,24 @@ def no_orphans():
     """After every court test, no worker (or worker's child) may be left running."""
     yield
     me = psutil.Process(os.getpid())
-    survivors = [p for p in me.children(recursive=True) if p.is_running()
-                 and p.status() != psutil.STATUS_ZOMBIE]
-    _, alive = psutil.wait_procs(survivors, timeout=2)
+    # Polled, not psutil.wait_procs: a child re-parented to this process (a subreaper, as the
+    # court makes it) can leave wait_procs blocked in a pidfd wait long past its timeout.
+    deadline = time.monotonic() + 2
+
+    def running() -> list[psutil.Process]:
+        out = []
+        for p in me.children(recursive=True):
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE:
+                    out.append(p)
+            except psutil.Error:
+                pass
+        return out
+
+    alive = running()
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = running()
     assert not alive, [p.cmdline() for p in alive]
 
 
