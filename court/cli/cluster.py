@@ -81,8 +81,9 @@ def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: A
 
     def on_finding(finding: Any) -> None:
         where = f" -> {finding.path}" if finding.path else ""
-        console.print(f"[red]finding[/red] {finding.id}: divergence on "
-                      f"{finding.signature['axis']} {finding.signature['codes']}{where}")
+        sig = finding.signature
+        console.print(f"[red]finding[/red] {finding.id}: {sig['kind']} on {sig['axis']} "
+                      f"{sig.get('codes', sig.get('factions'))}{where}")
         console.print(finding.minimized.rstrip())
 
     def on_progress(stats: Any) -> None:
@@ -120,6 +121,7 @@ def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: A
         out.print(f"  cleanup fault on {fault.get('member')}: {fault.get('message')}")
     out.print(f"findings: {len(s.findings)}")
     for f in s.findings:
-        out.print(f"  {f.id}: {f.signature['axis']} {f.signature['codes']}"
+        out.print(f"  {f.id}: {f.signature['kind']} on {f.signature['axis']} "
+                  f"{f.signature.get('codes', f.signature.get('factions'))}"
                   + (f" saved as {f.path}" if f.path else ""))
     return 1 if s.findings else 0

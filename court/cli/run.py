@@ -271,6 +271,7 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
                       f"{markdown._fmt_s(st['wall_median_seconds'])}, p95 wall "
                       f"{markdown._fmt_s(st['wall_p95_seconds'])}, peak RSS max "
                       f"{markdown._fmt_b(st['peak_rss_max_bytes'])}")
+        _print_cluster(report, term)
         return
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
     # Every outcome that happened, and the usual ones always.
@@ -294,10 +295,14 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
         m.add_row(name, str(st["cases"]), markdown._fmt_s(st["wall_median_seconds"]),
                   markdown._fmt_s(st["wall_p95_seconds"]), markdown._fmt_b(st["peak_rss_max_bytes"]))
     term.console.print(m)
-    if report["run"].get("cluster"):
-        c = report["run"]["cluster"]
-        term.console.print(f"cluster: {c['scheduler']}, {c['workers']} workers, {c['tasks']} tasks, "
-                      f"retried tasks {c['retried_tasks']}")
+    _print_cluster(report, term)
+
+
+def _print_cluster(report: dict[str, Any], term: Term) -> None:
+    c = report["run"].get("cluster")
+    if c:
+        term.line(f"cluster: {c['scheduler']}, {c['workers']} workers, {c['tasks']} tasks, "
+                  f"retried tasks {c['retried_tasks']}")
 
 
 def expectation_toml(case: Case, semantic: dict[str, Any]) -> str:

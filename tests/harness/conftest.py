@@ -11,9 +11,12 @@ FAKES = Path(__file__).resolve().parent / "fakes"
 
 @pytest.fixture(autouse=True)
 def no_orphans():
-    """After every court test, no worker (or worker's child) may be left running."""
-    yield
+    """After every court test, no worker (or worker's child) it started may be left running
+    (what was running before it is an earlier test's to answer for, and that test's check says
+    so)."""
     me = psutil.Process(os.getpid())
+    before = {p.pid for p in me.children(recursive=True)}
+    yield
     # Polled, not psutil.wait_procs: a child re-parented to this process (a subreaper, as the
     # court makes it) can leave wait_procs blocked in a pidfd wait long past its timeout.
     deadline = time.monotonic() + 2
@@ -21,6 +24,8 @@ def no_orphans():
     def running() -> list[psutil.Process]:
         out = []
         for p in me.children(recursive=True):
+            if p.pid in before:
+                continue
             try:
                 if p.status() != psutil.STATUS_ZOMBIE:
                     out.append(p)
