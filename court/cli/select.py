@@ -100,7 +100,7 @@ def compile_keyword(expr: str) -> Callable[[str], bool]:
 
 def last_failed_ids(report_dir: Path) -> set[str] | None:
     """The failing case ids of the report in ``report_dir``; None when there is no report."""
-    from ..report.write import read_report
+    from ..report.write import ReportError, read_report
 
     path = report_dir / "court-report.json"
     if not path.exists():
@@ -108,7 +108,7 @@ def last_failed_ids(report_dir: Path) -> set[str] | None:
     try:
         report = read_report(path)
         return {c["id"] for c in report["cases"] if c["outcome"] not in PASSING}
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, ReportError) as e:
         raise UsageError(f"court: --last-failed: cannot read {path}: {e}") from None
 
 

@@ -208,8 +208,11 @@ def render(report: dict[str, Any]) -> str:
     run, s = report["run"], report["summary"]
     o = s["outcomes"]
     walls, rss, ratios = _series(report)
-    infra = [c for c in report["cases"] if c["outcome"] == "infrastructure-error"]
-    rest = [c for c in report["cases"] if c["outcome"] != "infrastructure-error"]
+    # Cases whose story is a member's fault (a member fault beside members that answered, or
+    # no answer at all) get a table of their own: the fault, not factions, says what happened.
+    fault_kinds = ("infrastructure-error", "member-fault")
+    infra = [c for c in report["cases"] if c["outcome"] in fault_kinds]
+    rest = [c for c in report["cases"] if c["outcome"] not in fault_kinds]
     failing = [c for c in rest if c["outcome"] not in ("agree", "known-difference")]
     # Failures first, so a cut at MAX_ROWS drops agreeing cases, never a failure.
     listed = (failing + [c for c in rest if c["outcome"] in ("agree", "known-difference")])[:MAX_ROWS]
@@ -226,8 +229,9 @@ def render(report: dict[str, Any]) -> str:
     cut = (f"<p>The table lists {len(listed)} of {len(rest)} cases; court-report.json holds "
            "them all.</p>" if len(listed) < len(rest) else "")
     infra_html = ("" if not infra else
-                  f"<h2>Infrastructure errors ({len(infra)})</h2><p>The harness could not get "
-                  "an answer from a member: these cases say nothing about the implementations."
+                  f"<h2>Faults ({len(infra)})</h2><p>A member failed: beside members that "
+                  "answered it is a member fault (a finding); with no answer at all it is an "
+                  "infrastructure error, which says nothing about the implementations."
                   "</p><table class='cases'><thead><tr><th class='sort'>case</th><th>reason "
                   "and reproduction</th></tr></thead><tbody>"
                   + "".join(infra_row(c) for c in infra) + "</tbody></table>")

@@ -45,6 +45,10 @@ def _detail(c: dict[str, Any]) -> str:
 
 def message(c: dict[str, Any]) -> str:
     """One line: the axis and the first two differing values, or the reason."""
+    if c.get("outcome") == "member-fault":
+        for m, o in (c.get("observations") or {}).items():
+            for f in o.get("faults", []):
+                return text.truncate(f"{m}: {f['kind']}: {f['message']}", 300)
     div = c.get("divergence")
     if div:
         vals = div["values"]

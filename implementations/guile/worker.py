@@ -37,8 +37,9 @@ HERE = Path(__file__).resolve().parent
 UNCOMPARABLE = ["diagnostic_code", "diagnostic_phase", "diagnostic_span"]
 DEFAULT_OUTPUT_LIMIT = 16777216
 EXIT = {"ok": 0, "source-error": 1, "runtime-error": 1, "resource": 2}
-PHASE = {"source-error": "reader-or-normalizer", "runtime-error": "runtime",
-         "resource": "resource"}
+# Guile does not say whether its reader or its expander refused a source: no phase (null, as the
+# worker protocol allows), and the phase axis is declared uncomparable anyway.
+PHASE = {"source-error": None, "runtime-error": "runtime", "resource": "resource"}
 
 
 class GuileMissing(Exception):

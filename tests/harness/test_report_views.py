@@ -73,7 +73,7 @@ def test_html_escapes_and_shows_output_lines(report):
 
 def test_infrastructure_errors_have_their_own_table_without_factions(report):
     page = (report / "report.html").read_text()
-    infra = page[page.index("<h2>Infrastructure errors (1)"):]
+    infra = page[page.index("<h2>Faults (1)"):]
     table = infra[:infra.index("</table>")]
     assert "factions" not in table and "fake: crash:" in table
     assert "court compare " in table

@@ -58,10 +58,10 @@ def test_an_exception_judging_one_case_is_an_infrastructure_error_for_it(tmp_pat
                                                                          monkeypatch):
     real = runner.classify
 
-    def broken(case, result):
+    def broken(case, result, *rest):
         if case.id == "case07":
             raise TypeError("'NoneType' object is not iterable")
-        return real(case, result)
+        return real(case, result, *rest)
 
     monkeypatch.setattr(runner, "classify", broken)
     out = tmp_path / "rep"
@@ -108,10 +108,10 @@ def test_a_slot_thread_that_dies_loses_no_case(tmp_path, capsys, monkeypatch):
 
     real = runner.run_one
 
-    def dies(sess, case, limits):
+    def dies(sess, case, limits, *rest):
         if case.id in ("case03", "case30"):
             raise SlotKiller
-        return real(sess, case, limits)
+        return real(sess, case, limits, *rest)
 
     monkeypatch.setattr(runner, "run_one", dies)
     out = tmp_path / "rep"

@@ -50,7 +50,7 @@ def obs(status="ok", values=("1",), code=None, stdout="", uncomparable=()):
 def test_four_builtins_against_one_foreign_member_is_no_majority():
     observations = {m: obs(values=["1"]) for m in KERNEL}
     observations["guile"] = obs(values=["2"])
-    v = judge(observations, {**KERNEL, "guile": "guile"})
+    v = judge(observations, lineages={**KERNEL, "guile": "guile"})
     assert v.kind == "disagree"
     assert v.suspect["member"] is None and v.suspect["withheld"] is True
     assert "one" in v.suspect["basis"] and "lispex-kernel" in v.suspect["basis"]
@@ -61,7 +61,7 @@ def test_four_builtins_against_one_foreign_member_is_no_majority():
 def test_a_majority_of_independent_lineages_still_gives_a_guess():
     observations = {"tree": obs(values=["1"]), "vm": obs(values=["1"]),
                     "chibi": obs(values=["1"]), "guile": obs(values=["2"])}
-    v = judge(observations, {"tree": "lispex-kernel", "vm": "lispex-kernel", "chibi": "chibi",
+    v = judge(observations, lineages={"tree": "lispex-kernel", "vm": "lispex-kernel", "chibi": "chibi",
                              "guile": "guile"})
     assert v.suspect["member"] == "guile" and not v.suspect.get("withheld")
     assert "2 of 3 independent lineages" in v.suspect["basis"]
@@ -72,7 +72,7 @@ def test_a_loner_inside_its_own_lineage_counts_members():
     # difference is in what it does not share, and members count one each.
     observations = {m: obs(values=["1"]) for m in ("tree", "vm", "topaz-vm")}
     observations["topaz-tree"] = obs(values=["2"])
-    v = judge(observations, KERNEL)
+    v = judge(observations, lineages=KERNEL)
     assert v.suspect["member"] == "topaz-tree" and "3 of 4 members" in v.suspect["basis"]
 
 
