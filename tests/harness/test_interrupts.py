@@ -109,12 +109,12 @@ def test_signal_before_any_case_leaves_the_old_set(tmp_path, sig):
     wrapper = textwrap.dedent(f"""
         import pathlib, sys, time
         import court.supervisor as s
-        real = s.WorkerProcess.start
-        def start(self):
+        real = s.WorkerProcess.launch  # every start (warm or on demand) launches first
+        def launch(self):
             pathlib.Path({str(marker)!r}).touch()
             time.sleep(2.0)
             real(self)
-        s.WorkerProcess.start = start
+        s.WorkerProcess.launch = launch
         from court.cli import main
         sys.exit(main(sys.argv[1:]))
     """)

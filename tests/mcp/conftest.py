@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import psutil
@@ -18,12 +19,28 @@ def anyio_backend():
 
 @pytest.fixture(autouse=True)
 def no_orphans():
-    """After every MCP test, no server, worker or worker's child may be left running."""
-    yield
+    """After every MCP test, no server, worker or worker's child it started may be left
+    running (what ran before it is an earlier test's to answer for)."""
     me = psutil.Process(os.getpid())
-    survivors = [p for p in me.children(recursive=True) if p.is_running()
-                 and p.status() != psutil.STATUS_ZOMBIE]
-    _, alive = psutil.wait_procs(survivors, timeout=3)
+    before = {p.pid for p in me.children(recursive=True)}
+    yield
+
+    def running() -> list[psutil.Process]:
+        out = []
+        for p in me.children(recursive=True):
+            try:
+                if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE:
+                    out.append(p)
+            except psutil.Error:
+                pass
+        return out
+
+    # Polled, not psutil.wait_procs (see tests/harness/conftest.py).
+    deadline = time.monotonic() + 3
+    alive = running()
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = running()
     assert not alive, [p.cmdline() for p in alive]
 
 
