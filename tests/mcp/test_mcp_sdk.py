@@ -194,9 +194,15 @@ def _busy(server: psutil.Process) -> list[psutil.Process]:
     return out
 
 
+def _cmdline_has(p: psutil.Process, word: str) -> bool:
+    try:
+        return word in " ".join(p.cmdline())
+    except psutil.Error:  # a zombie left by an earlier test (this process is a subreaper)
+        return False
+
+
 def _server_pid() -> int:
     """The one server this test process started (the SDK client does not expose it)."""
-    servers = [p for p in psutil.Process().children()
-               if "mcp_server" in " ".join(p.cmdline())]
+    servers = [p for p in psutil.Process().children() if _cmdline_has(p, "mcp_server")]
     assert len(servers) == 1
     return servers[0].pid
