@@ -145,14 +145,19 @@ class Verdict:
         return out
 
 
+# One encoder for every key: json.dumps(sort_keys=True) builds a new encoder per call, which is
+# a visible share of a warm court's per-case cost.
+_canonical = json.JSONEncoder(sort_keys=True).encode
+
+
 def _key(proj: dict[str, Any], axes: list[str]) -> str:
-    return json.dumps([proj[a] for a in axes], sort_keys=True)
+    return _canonical([proj[a] for a in axes])
 
 
 def _first_axis(projections: dict[str, dict[str, Any]], members: list[str],
                 axes: list[str]) -> str | None:
     for a in axes:
-        if len({json.dumps(projections[m][a], sort_keys=True) for m in members}) > 1:
+        if len({_canonical(projections[m][a]) for m in members}) > 1:
             return a
     return None
 
@@ -228,7 +233,11 @@ def judge(observations: dict[str, dict[str, Any]],
 
     # 1. Members that answered differ on a semantic axis, or members of one meter model differ
     #    on any axis (a limit one of them reached is then the model's business, not an excuse).
-    axis = _first_axis(projections, answered, axes) if len(answered) > 1 else None
+    #    Members whose semantic keys are equal agree on every axis: no need to look for one.
+    semantic_keys = {m: keys[m] if m not in split else _key(projections[m], axes)
+                     for m in answered}
+    axis = _first_axis(projections, answered, axes) \
+        if len(set(semantic_keys.values())) > 1 else None
     compared = answered
     model = None
     if axis is None:

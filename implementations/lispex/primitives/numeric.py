@@ -116,6 +116,10 @@ def divide(*args: Any) -> Any:
 
 @define("=")
 def num_eq(*args: Any) -> bool:
+    if len(args) == 2:
+        a, b = args
+        if type(a) is int and type(b) is int:
+            return a == b
     _check_numbers("=", args)
     return all(args[i] == args[i + 1] for i in range(len(args) - 1))
 
@@ -132,18 +136,30 @@ def num_lt(*args: Any) -> bool:
 
 @define("<=")
 def num_le(*args: Any) -> bool:
+    if len(args) == 2:
+        a, b = args
+        if type(a) is int and type(b) is int:
+            return a <= b
     _check_numbers("<=", args)
     return all(args[i] <= args[i + 1] for i in range(len(args) - 1))
 
 
 @define(">")
 def num_gt(*args: Any) -> bool:
+    if len(args) == 2:
+        a, b = args
+        if type(a) is int and type(b) is int:
+            return a > b
     _check_numbers(">", args)
     return all(args[i] > args[i + 1] for i in range(len(args) - 1))
 
 
 @define(">=")
 def num_ge(*args: Any) -> bool:
+    if len(args) == 2:
+        a, b = args
+        if type(a) is int and type(b) is int:
+            return a >= b
     _check_numbers(">=", args)
     return all(args[i] >= args[i + 1] for i in range(len(args) - 1))
 
