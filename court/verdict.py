@@ -7,8 +7,8 @@ across meter models they are evidence. Messages, times and product ids are alway
 The verdict kinds, most serious first:
 
 - ``disagree``: members that answered differ on a normative axis;
-- ``member-fault``: a member crashed, broke the protocol, failed to build, ran out of memory or
-  timed out (twice) while the others answered;
+- ``member-fault``: a member crashed, broke the protocol or failed to build while the others
+  answered or reached a limit, or ran out of memory or timed out (twice) while another answered;
 - ``one-sided-limit``: some members reached a limit while the others finished far within it
   (the session re-runs them with a raised budget and records what that showed);
 - ``not-comparable``: no member has a result to compare with another (every member faulted or
@@ -44,6 +44,10 @@ FAR_WITHIN = 0.1
 # Faults that make a member-fault finding when the others answered. `cancelled` (an MCP client
 # gave up) and `cleanup` are the harness's business, not the member's.
 MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout", "exit")
+# Of those, the ones where a budget ran out (the harness's memory cap, the wall clock): they count
+# only beside a member that answered. Beside members that reached a limit of their own, they say
+# the program is expensive, not that the member is wrong.
+BUDGET_FAULTS = ("memory-limit", "timeout")
 
 
 def transcript(sem: dict[str, Any]) -> str:
@@ -255,7 +259,8 @@ def judge(observations: dict[str, dict[str, Any]],
                        suspect=_suspect(factions, len(observations), lineages))
 
     # 2. A member that could not answer while others did.
-    counted = [m for m in faulted if _fault_of(observations[m])["kind"] in MEMBER_FAULTS]
+    counted = [m for m in faulted if _fault_of(observations[m])["kind"] in MEMBER_FAULTS
+               and (answered or _fault_of(observations[m])["kind"] not in BUDGET_FAULTS)]
     if counted and (answered or limited):
         faulted_ev = []
         for m in counted:

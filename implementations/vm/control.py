@@ -239,6 +239,9 @@ class Control:
                handlers: Any) -> tuple:
         """Offer ``payload`` to the innermost handler, in place (R7RS style)."""
         if handlers is None:
+            # The run ends here with applications still pending, which the VM paid for on their
+            # calls (never reached) where the tree interpreter paid on entry.
+            self.meter.exact = False
             raise Raised(payload, span)
         h, outer = handlers
         if type(h) is GuardHandler:

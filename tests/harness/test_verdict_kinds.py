@@ -107,6 +107,30 @@ def test_member_fault_when_the_others_answered():
                  MODELS).kind == "not-comparable"
 
 
+def test_running_out_of_a_budget_while_the_others_reach_a_limit_is_not_a_finding():
+    # Found by `court fuzz --court all-four --seed 1`: a loop that grows its bignums, which
+    # topaz (one transition per call) carries far enough to fill the worker's memory while tree
+    # and vm reach their machine-transition limit first. Nobody answered: nothing to compare.
+    oom = [{"kind": "memory-limit", "message": "the worker ran out of memory"}]
+    limited = {"tree": obs("resource", limit="machine-transition"),
+               "vm": obs("resource", limit="machine-transition"),
+               "topaz-tree": obs("infrastructure-error", faults=oom)}
+    assert judge(limited, MODELS).kind == "not-comparable"
+    timeout = [{"kind": "timeout", "message": "no answer within 10 s"}]
+    limited["topaz-tree"] = obs("infrastructure-error", faults=timeout)
+    assert judge(limited, MODELS).kind == "not-comparable"
+    # A crash is the member's, whatever the others did.
+    limited["topaz-tree"] = obs("infrastructure-error",
+                                faults=[{"kind": "crash", "message": "worker died"}])
+    assert judge(limited, MODELS).kind == "member-fault"
+    # And running out of memory where another member answered still is a finding.
+    limited["vm"] = obs()
+    limited["topaz-tree"] = obs("infrastructure-error", faults=oom)
+    assert judge(limited, MODELS).kind == "disagree"  # tree's limit inside the shared model
+    del limited["tree"]
+    assert judge(limited, MODELS).kind == "member-fault"
+
+
 def test_a_disagreement_among_those_that_answered_wins_over_a_fault():
     crash = [{"kind": "crash", "message": "worker died"}]
     v = judge({"tree": obs(values=("1",)), "vm": obs(values=("2",)),
@@ -230,6 +254,8 @@ def test_a_run_that_disowns_its_transition_count_compares_the_other_figures():
     "(+ 1 (call/cc (lambda (k) (list (k 5) 2))))",
     "(define (f n) (if (= n 0) 0 (+ 1 (f (- n 1))))) (f 10001)",
     "(define (loop i acc) (if (= i 0) acc (loop (- i 1) (cons i acc)))) (length (loop 50 '()))",
+    # Found by `court fuzz --court all-four --seed 1`: an uncaught raise inside an argument.
+    "(car (raise 0))", "(list 1 (raise-continuable 'x))",
 ])
 def test_tree_and_vm_count_alike_wherever_the_vm_vouches_for_its_count(source):
     from implementations import registry
