@@ -124,9 +124,17 @@ class Machine(Control):
         gfn: Any = None  # a call the loop hands to Control.apply
         gargs: list = []
         gmode = 0
+        fault: Any = None  # (error object, span) of a fault to offer to the handlers
         try:
             while True:
                 try:
+                    if fault is not None:
+                        # Offered inside the try: a fault while it unwinds (an `after` thunk
+                        # that fails) replaces it and is offered in turn.
+                        (payload, span), fault = fault, None
+                        code, pc, env, depth, handlers = self.signal(payload, False, span,
+                                                                     depth, handlers)
+                        steps = self.steps
                     if gfn is not None:
                         self.steps = steps
                         f, gfn = gfn, None
@@ -362,9 +370,7 @@ class Machine(Control):
                     span = err.span if err.span is not None else st.site
                     # a slow path that failed may have counted applications of its own
                     self.steps = steps = max(steps, self.steps)
-                    code, pc, env, depth, handlers = self.signal(error_object(err, span), False,
-                                                                 span, depth, handlers)
-                    steps = self.steps
+                    fault = (error_object(err, span), span)
                     gfn = None
         except ResourceExhausted:
             self.meter.exact = False  # within one fused instruction of where the tree stops

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import psutil
@@ -15,9 +14,6 @@ def require_dask() -> None:
     pytest.importorskip("distributed", reason=NEEDS_DASK)
 
 
-FAKES = Path(__file__).resolve().parent.parent / "harness" / "fakes"
-
-
 def ours(p: psutil.Process) -> bool:
     # multiprocessing's resource tracker serves the interpreter that spawned the Dask workers and
     # exits with it; it is Python's, started once, and no court process.
@@ -26,18 +22,6 @@ def ours(p: psutil.Process) -> bool:
             "multiprocessing.resource_tracker" not in " ".join(p.cmdline())
     except psutil.Error:
         return False
-
-
-def seeded_config(tmp_path: Path, bug: str) -> Path:
-    path = tmp_path / "court.toml"
-    path.write_text(f"""
-[products.seeded]
-command = ["{sys.executable}", "{FAKES / 'seeded_worker.py'}", "--bug", "{bug}"]
-protocol = "court-worker/v1"
-[courts.buggy]
-members = ["tree", "seeded"]
-""")
-    return path
 
 
 def gone(pids: list[int], timeout: float = 60.0) -> list[int]:

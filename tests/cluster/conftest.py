@@ -7,24 +7,13 @@ implementation workers.
 
 from __future__ import annotations
 
-import os
-import time
-
-import psutil
 import pytest
 from cluster_helpers import ours
+from process_checks import assert_none_left
 
 
 @pytest.fixture(autouse=True)
 def no_orphans():
     yield
-    me = psutil.Process(os.getpid())
-    # Polled, not psutil.wait_procs: a survivor re-parented to this process (a subreaper, as the
-    # court makes it) can leave wait_procs blocked in a pidfd wait long past its timeout.
-    deadline = time.monotonic() + 10
-    while True:
-        alive = [p for p in me.children(recursive=True) if ours(p)]
-        if not alive or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert not alive, [p.cmdline() for p in alive]
+    # Every descendant counts here, whenever it started: a cluster test owns its whole cluster.
+    assert_none_left((), grace=10, counts=ours)

@@ -6,7 +6,8 @@ import json
 import threading
 from pathlib import Path
 
-from cluster_helpers import gone, kill_a_busy_worker, require_dask, seeded_config, slow_corpus
+from cluster_helpers import gone, kill_a_busy_worker, require_dask, slow_corpus
+from seeded_products import seeded_config
 
 from court.cli import main
 from court.corpus import discover

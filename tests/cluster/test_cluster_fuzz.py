@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import threading
 
-from cluster_helpers import gone, kill_a_busy_worker, require_dask, seeded_config
+from cluster_helpers import gone, kill_a_busy_worker, require_dask
+from seeded_products import seeded_config
 
 from court.cli import main
 from court.cli.arguments import FUZZ_PROFILE

@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 from fault_support import FAULTY, MARK, N_CASES, ROOT, case_id, live_marked
+from process_checks import assert_none_left, children
 
 from court import reaper
 
@@ -54,7 +54,7 @@ class Run:
 def court_run(tmp_path, corpus):
     """Run `court run` over the corpus with the given products; check that nothing is left."""
     reaper.become_subreaper()
-    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    before = children()
     marks: list[str] = []
 
     def run(products: str, members: str, *extra: str, timeout: float = 600,
@@ -82,23 +82,8 @@ def court_run(tmp_path, corpus):
         for p in alive:
             p.kill()
         assert not alive, [(p.pid, p.cmdline()) for p in alive]
-    me = psutil.Process()
     # What this test's runs left behind (processes other tests keep, such as a warm worker
     # template of an in-process session, are theirs to answer for).
-    kids = [p for p in me.children(recursive=True)
-            if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE]
-    deadline = time.monotonic() + 5  # polled: see tests/harness/conftest.py
-    alive = [p for p in kids if _running(p)]
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.05)
-        alive = [p for p in alive if _running(p)]
-    assert not alive, [(p.pid, p.cmdline()) for p in alive]
-
-
-def _running(p: psutil.Process) -> bool:
-    try:
-        return p.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
+    assert_none_left(before, grace=5)
 
 

@@ -1,10 +1,8 @@
-import os
 import sys
-import time
 from pathlib import Path
 
-import psutil
 import pytest
+from process_checks import assert_none_left, children
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 
@@ -14,30 +12,9 @@ def no_orphans():
     """After every court test, no worker (or worker's child) it started may be left running
     (what was running before it is an earlier test's to answer for, and that test's check says
     so)."""
-    me = psutil.Process(os.getpid())
-    before = {p.pid for p in me.children(recursive=True)}
+    before = children()
     yield
-    # Polled, not psutil.wait_procs: a child re-parented to this process (a subreaper, as the
-    # court makes it) can leave wait_procs blocked in a pidfd wait long past its timeout.
-    deadline = time.monotonic() + 2
-
-    def running() -> list[psutil.Process]:
-        out = []
-        for p in me.children(recursive=True):
-            if p.pid in before:
-                continue
-            try:
-                if p.status() != psutil.STATUS_ZOMBIE:
-                    out.append(p)
-            except psutil.Error:
-                pass
-        return out
-
-    alive = running()
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.05)
-        alive = running()
-    assert not alive, [p.cmdline() for p in alive]
+    assert_none_left(before, grace=2)
 
 
 @pytest.fixture

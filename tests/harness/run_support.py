@@ -44,9 +44,9 @@ def slow_corpus(root: Path, quick: int = 3, slow: int = 47) -> Path:
         # starts with these.
         (folder / f"a-quick{i}.lspx").write_text(f"(+ {i} 1)\n;; {'padding ' * 64}\n")
         (folder / f"a-quick{i}.expect.toml").write_text(EXPECT.format(value='"-1"'))
-    for i in range(slow):
+    for i in range(slow):  # seconds each: an interrupt cannot fall between two of them
         (folder / f"b-slow{i:02d}.lspx").write_text(
-            "(define (f n) (if (= n 0) 0 (f (- n 1)))) (f 300000)")
+            "(define (f n) (if (= n 0) 0 (f (- n 1)))) (f 2000000)")
     return folder
 
 
@@ -75,8 +75,23 @@ def court_process(argv: list[str], *, wrapper: str | None = None) -> subprocess.
     env.pop("GITHUB_ACTIONS", None)
     cmd = [sys.executable, "-c", wrapper, *argv] if wrapper else \
         [sys.executable, "-m", "court.cli", *argv]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             cwd=ROOT, text=True)
+    STARTED.append(proc)
+    return proc
+
+
+# Every court process started, so that a test that fails half-way leaves none running (see
+# kill_started).
+STARTED: list[subprocess.Popen] = []
+
+
+def kill_started() -> None:
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def wait_for_line(proc: subprocess.Popen, needle: str, timeout: float = 240) -> str:
@@ -110,6 +125,41 @@ def family(pid: int) -> list[psutil.Process]:
         return psutil.Process(pid).children(recursive=True)
     except psutil.Error:
         return []
+
+
+def wait_until_busy(procs: list[psutil.Process], cpu: float = 0.2,
+                    timeout: float = 240) -> None:
+    """Until one of ``procs`` has used ``cpu`` more seconds of CPU: a worker is running a case
+    (reading the line of the case before says only that the next one is about to start)."""
+    def used() -> dict[int, float]:
+        out = {}
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                out[p.pid] = t.user + t.system
+            except psutil.Error:
+                pass
+        return out
+
+    start = used()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        now = used()
+        if any(now[pid] - start.get(pid, 0.0) >= cpu for pid in now):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"no worker became busy within {timeout} s")
+
+
+def stop(proc: subprocess.Popen, sig: int, times: int = 1, timeout: float = 120) -> None:
+    """Send ``sig`` (``times`` times) and wait for the court to exit; it is killed if it has
+    not (so a failing test leaves nothing behind)."""
+    try:
+        for _ in range(times):
+            proc.send_signal(sig)
+        proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()
 
 
 def assert_all_gone(procs: list[psutil.Process], timeout: float = 10) -> None:

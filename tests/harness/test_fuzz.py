@@ -4,28 +4,16 @@ a healthy court yields nothing."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from seeded_products import seeded_config
 
 from court.cli import main
 from court.fuzz.reduce import parse
 from implementations import registry
 
 FAKES = Path(__file__).resolve().parent / "fakes"
-
-
-def seeded_config(tmp_path: Path, bug: str) -> Path:
-    path = tmp_path / "court.toml"
-    path.write_text(f"""
-[products.seeded]
-command = ["{sys.executable}", "{FAKES / 'seeded_worker.py'}", "--bug", "{bug}"]
-protocol = "court-worker/v1"
-[courts.buggy]
-members = ["tree", "seeded"]
-""")
-    return path
 
 
 @pytest.mark.parametrize("bug", ["quotient", "list-tail", "float-exponent", "dynamic-wind"])

@@ -14,13 +14,22 @@ from run_support import (
     assert_consistent_set,
     court_process,
     family,
+    kill_started,
     slow_corpus,
+    stop,
     wait_for_file,
     wait_for_line,
+    wait_until_busy,
 )
 
 STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
 CASES = 50
+
+
+@pytest.fixture(autouse=True)
+def _no_court_left():
+    yield
+    kill_started()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -29,16 +38,13 @@ def test_signal_while_a_case_runs(tmp_path, sig):
     out = tmp_path / "rep"
     proc = court_process(["run", str(corpus), "--impl", "tree", "--jobs", "1",
                           "--report-dir", str(out)])
-    try:
-        # The quick cases' broken expectations print a line each; after the third the slow
-        # cases are running.
-        wait_for_line(proc, "a-quick2")
-        workers = family(proc.pid)
-        assert workers, "a worker should be running"
-        proc.send_signal(sig)
-        proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    # The quick cases' broken expectations print a line each; after the third the slow cases
+    # start, and a worker that burns CPU is running one.
+    wait_for_line(proc, "a-quick2")
+    workers = family(proc.pid)
+    assert workers, "a worker should be running"
+    wait_until_busy(workers)
+    stop(proc, sig)
     assert proc.returncode == STATUS[sig]
     report = assert_consistent_set(out)
     assert report is not None
@@ -82,14 +88,9 @@ def test_signal_while_the_reports_are_written(tmp_path, sig):
     """)
     proc = court_process(["run", str(corpus), "--impl", "tree", "--report-dir", str(out)],
                          wrapper=wrapper)
-    try:
-        wait_for_file(marker)
-        workers = family(proc.pid)
-        proc.send_signal(sig)
-        proc.send_signal(sig)  # a second one while held changes nothing
-        proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    wait_for_file(marker)
+    workers = family(proc.pid)
+    stop(proc, sig, times=2)  # a second one while held changes nothing
     assert proc.returncode == STATUS[sig]
     report = assert_consistent_set(out)
     assert report is not None
@@ -120,12 +121,8 @@ def test_signal_before_any_case_leaves_the_old_set(tmp_path, sig):
     """)
     proc = court_process(["run", str(corpus), "--impl", "tree", "--jobs", "2",
                           "--report-dir", str(out)], wrapper=wrapper)
-    try:
-        wait_for_file(marker)
-        proc.send_signal(sig)
-        proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    wait_for_file(marker)
+    stop(proc, sig)
     assert proc.returncode == STATUS[sig]
     report = assert_consistent_set(out)
     assert report is not None
@@ -151,14 +148,10 @@ def test_signal_while_a_one_shot_product_runs_leaves_no_process(tmp_path):
     out = tmp_path / "rep"
     proc = court_process(["run", str(corpus(tmp_path, CASES)), "--impl", "tree,hang",
                           "--config", str(cfg), "--jobs", "1", "--report-dir", str(out)])
-    try:
-        wait_for_file(marker)
-        everyone = family(proc.pid)
-        assert any("hang.py" in " ".join(p.cmdline()) for p in everyone)
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=120)
-    finally:
-        proc.kill()
+    wait_for_file(marker)
+    everyone = family(proc.pid)
+    assert any("hang.py" in " ".join(p.cmdline()) for p in everyone)
+    stop(proc, signal.SIGINT)
     assert proc.returncode == 130
     report = assert_consistent_set(out)
     o = report["summary"]["outcomes"]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 from pathlib import Path
 
-import psutil
 import pytest
 from mcp_support import Raw
+from process_checks import assert_none_left, children
 
 
 @pytest.fixture
@@ -21,27 +19,9 @@ def anyio_backend():
 def no_orphans():
     """After every MCP test, no server, worker or worker's child it started may be left
     running (what ran before it is an earlier test's to answer for)."""
-    me = psutil.Process(os.getpid())
-    before = {p.pid for p in me.children(recursive=True)}
+    before = children()
     yield
-
-    def running() -> list[psutil.Process]:
-        out = []
-        for p in me.children(recursive=True):
-            try:
-                if p.pid not in before and p.status() != psutil.STATUS_ZOMBIE:
-                    out.append(p)
-            except psutil.Error:
-                pass
-        return out
-
-    # Polled, not psutil.wait_procs (see tests/harness/conftest.py).
-    deadline = time.monotonic() + 3
-    alive = running()
-    while alive and time.monotonic() < deadline:
-        time.sleep(0.05)
-        alive = running()
-    assert not alive, [p.cmdline() for p in alive]
+    assert_none_left(before, grace=3)
 
 
 @pytest.fixture(scope="session")

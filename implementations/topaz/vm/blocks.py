@@ -179,7 +179,8 @@ class Blocks:
             self.outline(node, sink)
             return
         fn = self.fn
-        h0, g, x, e = self.fresh("h"), self.fresh("g"), self.fresh("x"), self.fresh("e")
+        # Not "g" for the handler: g<slot> names a global, and a fresh g<n> would shadow one.
+        h0, g, x, e = self.fresh("h"), self.fresh("gh"), self.fresh("x"), self.fresh("e")
         result = sink.name if isinstance(sink, SetTemp) else self.fresh("t")
         fn.emit(f"{h0} = _rt.h")
         fn.emit(f"{g} = GuardHandler()")
