@@ -133,13 +133,20 @@ def run_process(product: Product, source: bytes, input_text: str | None, filenam
         return subprocess.CompletedProcess(cmd, proc.returncode, out, err), wall
 
 
-def observation_json(product: Product, source: bytes, input_text: str | None, filename: str,
-                     limits: Limits) -> dict[str, Any]:
+def _answered(product: Product, source: bytes, input_text: str | None, filename: str,
+              limits: Limits) -> tuple[subprocess.CompletedProcess, float]:
+    """Run a one-shot product; a Fault unless it exited with a status of its own: 0, 1 and 2
+    (ok, error, resource outcome), as both one-shot protocols define them."""
     done, wall = run_process(product, source, input_text, filename, limits)
-    # Exit statuses 0, 1 and 2 are the observation's own (ok, error, resource outcome).
     failure = _failure(product, done, (0, 1, 2))
     if failure:
         raise failure
+    return done, wall
+
+
+def observation_json(product: Product, source: bytes, input_text: str | None, filename: str,
+                     limits: Limits) -> dict[str, Any]:
+    done, wall = _answered(product, source, input_text, filename, limits)
     try:
         obs = json.loads(done.stdout.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
@@ -165,10 +172,7 @@ def observation_json(product: Product, source: bytes, input_text: str | None, fi
 
 def lispex_cli(product: Product, source: bytes, input_text: str | None, filename: str,
                limits: Limits) -> dict[str, Any]:
-    done, wall = run_process(product, source, input_text, filename, limits)
-    failure = _failure(product, done, (0, 1, 2))
-    if failure:
-        raise failure
+    done, wall = _answered(product, source, input_text, filename, limits)
     try:
         transcript = done.stdout.decode("utf-8")
         errtext = done.stderr.decode("utf-8")

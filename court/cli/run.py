@@ -79,6 +79,19 @@ def no_cases(args: argparse.Namespace, everything: list[Case], shard: Any = None
             f"cases under {where} is empty") if shard else "court: no case selected"
 
 
+def _runnable(args: argparse.Namespace, everything: list[Case], res: Any,
+              shard: Any = None) -> list[Case] | int:
+    """The selected cases, or the exit status when there is nothing to run: no case selected
+    (said in one line), or a court with members missing."""
+    cases = select(choose(everything, args), shard, None)
+    if not cases:
+        print(no_cases(args, everything, shard), file=sys.stderr)
+        return EXIT_NO_CASES
+    if not res.available:
+        return _unavailable(res)
+    return cases
+
+
 def _unavailable(res: Any) -> int:
     print(f"court: court {res.court} is unavailable: missing {', '.join(res.missing)}",
           file=sys.stderr)
@@ -191,12 +204,9 @@ def run_run(args: argparse.Namespace) -> int:
         check_writable(report_dir)
     except ReportWriteError as e:
         raise UsageError(f"court: {e}") from None
-    cases = select(choose(everything, args), shard, None)
-    if not cases:
-        print(no_cases(args, everything, shard), file=sys.stderr)
-        return EXIT_NO_CASES
-    if not res.available:
-        return _unavailable(res)
+    cases = _runnable(args, everything, res, shard)
+    if isinstance(cases, int):
+        return cases
     runner = corpus_runner(args)  # None: a local run
     term = make_term(plain=args.plain)
     started = dt.datetime.now(dt.UTC)
@@ -328,12 +338,9 @@ def run_bless(args: argparse.Namespace) -> int:
     check_common(args)
     everything = load_cases(args)
     res = resolution_for(args)
-    cases = select(choose(everything, args), None, None)
-    if not cases:
-        print(no_cases(args, everything), file=sys.stderr)
-        return EXIT_NO_CASES
-    if not res.available:
-        return _unavailable(res)
+    cases = _runnable(args, everything, res)
+    if isinstance(cases, int):
+        return cases
     console = make_term(plain=args.plain).console
     records, _, _, stopped_by = execute(cases, res, args, console)
     refused = changed = new = skipped = 0
@@ -439,12 +446,9 @@ def run_replay(args: argparse.Namespace) -> int:
         raise UsageError(f"court: cannot read the old report: {e}") from None
     everything = load_cases(args)
     res = replay_resolution(args, old)
-    cases = select(choose(everything, args), None, None)
-    if not cases:
-        print(no_cases(args, everything), file=sys.stderr)
-        return EXIT_NO_CASES
-    if not res.available:
-        return _unavailable(res)
+    cases = _runnable(args, everything, res)
+    if isinstance(cases, int):
+        return cases
     console = make_term(plain=args.plain).console
     old_members = [p["id"] for p in old["products"]]
     for m in res.members:

@@ -215,7 +215,15 @@ class Control:
             handler, thunk = args
             frames.append((K_CODES[K_HANDLERS], 0, handlers, depth))
             self.tick()
-            return self.apply(thunk, [], NESTED, None, 0, None, depth, (handler, handlers))
+            inner = (handler, handlers)
+            try:
+                return self.apply(thunk, [], NESTED, None, 0, None, depth, inner)
+            except LispexError as err:
+                # Calling the thunk is inside the handler's extent: a thunk that is no
+                # procedure, or takes arguments, is the new handler's to see.
+                self.meter.exact = False
+                span = err.span if err.span is not None else self.st.site
+                return self.signal(error_object(err, span), False, span, depth, inner)
         raise TypeError(f"primitive {name} has no VM implementation")
 
     def resume(self, data: tuple, value: Any, first: bool, depth: int, handlers: Any) -> tuple:
