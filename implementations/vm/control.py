@@ -215,15 +215,9 @@ class Control:
             handler, thunk = args
             frames.append((K_CODES[K_HANDLERS], 0, handlers, depth))
             self.tick()
-            inner = (handler, handlers)
-            try:
-                return self.apply(thunk, [], NESTED, None, 0, None, depth, inner)
-            except LispexError as err:
-                # Calling the thunk is inside the handler's extent: a thunk that is no
-                # procedure, or takes arguments, is the new handler's to see.
-                self.meter.exact = False
-                span = err.span if err.span is not None else self.st.site
-                return self.signal(error_object(err, span), False, span, depth, inner)
+            # Calling the thunk is inside the handler's extent: a thunk that is no procedure,
+            # or takes arguments, is the new handler's to see.
+            return self.call_under(thunk, [], depth, (handler, handlers))
         raise TypeError(f"primitive {name} has no VM implementation")
 
     def resume(self, data: tuple, value: Any, first: bool, depth: int, handlers: Any) -> tuple:
@@ -256,7 +250,20 @@ class Control:
             return self.unwind(h.index, ("guard", payload, continuable, span), depth, handlers)
         self.frames.append((K_CODES[K_RAISE], 0, (continuable, payload, handlers, span), depth))
         self.tick()
-        return self.apply(h, [payload], NESTED, None, 0, None, depth, outer)
+        # The handler runs with itself suppressed: a handler that cannot be called (it takes no
+        # argument) faults to the handlers outside it.
+        return self.call_under(h, [payload], depth, outer)
+
+    def call_under(self, f: Any, args: list, depth: int, handlers: Any) -> tuple:
+        """Apply ``f`` (nested) with ``handlers`` in force. A fault of the call itself (no
+        procedure, wrong arity, a primitive's own fault) is offered to those handlers too: the
+        machine loop only knows the handlers in force before the call."""
+        try:
+            return self.apply(f, args, NESTED, None, 0, None, depth, handlers)
+        except LispexError as err:
+            self.meter.exact = False
+            span = err.span if err.span is not None else self.st.site
+            return self.signal(error_object(err, span), False, span, depth, handlers)
 
     def enter_guard(self, target: int, code: Any, env: Any, depth: int, handlers: Any) -> Any:
         frames = self.frames
@@ -278,7 +285,7 @@ class Control:
                 after, saved, self.st.site = fr[2]
                 frames.append((K_CODES[K_UNWIND], 0, (target, action), fr[3]))
                 self.tick()
-                return self.apply(after, [], NESTED, None, 0, None, fr[3], saved)
+                return self.call_under(after, [], fr[3], saved)
         fr = frames.pop()
         if action[0] == "deliver":
             # Resume in the call/cc frame itself: it deactivates, restores handlers, returns.
