@@ -432,7 +432,19 @@ class WorkerProcess:
             self.cleanup_problems += reaper.sweep(self.token, self.product.id)
         if not reply.get("ok") and (reply.get("error") or {}).get("kind") == "memory-limit":
             self._reap()
+        elif self._grew(reply):
+            # A case that used over half the address-space cap leaves the worker's heap that
+            # big (freed memory stays mapped), and the next case would run out of memory where
+            # a fresh worker does not: one case's state must not reach the next.
+            self.cases = max(self.cases, self.recycle_after)
         return reply
+
+    def _grew(self, reply: dict[str, Any]) -> bool:
+        obs = reply.get("observation")
+        resources = obs.get("resources") if isinstance(obs, dict) else None
+        peak = resources.get("peak_rss_bytes") if isinstance(resources, dict) else None
+        return isinstance(peak, int) and self.limits.memory_bytes > 0 and \
+            peak > self.limits.memory_bytes // 2
 
     def _last_words(self) -> tuple[str, str]:
         """(fault kind, what happened) for a worker that closed its output: waits for the

@@ -88,6 +88,23 @@ def test_a_hung_worker_is_killed_as_a_group_and_the_next_case_respawns(worker):
     assert worker.proc.pid != first
 
 
+def test_a_case_that_grew_the_worker_past_half_its_memory_cap_gets_a_fresh_worker_next(worker):
+    """Freed memory stays mapped: the case after a big one would run out of memory in that
+    worker where it would not in a fresh one, so the big one's worker is not reused."""
+    worker.start()
+    first = worker.proc.pid
+    reply = worker.run({"op": "run", "source": BIG.decode(), "filename": "big.lspx"})
+    peak = reply["observation"]["resources"]["peak_rss_bytes"]
+    small = {"op": "run", "source": "(* 6 7)", "filename": "p.lspx"}
+    assert worker.run(small)["observation"]["semantic"]["values"] == ["42"]
+    assert worker.proc.pid == first  # under half of 1 GiB: kept
+    worker.limits = Limits(timeout=60, memory_bytes=peak + peak // 2)
+    worker.run({"op": "run", "source": BIG.decode(), "filename": "big.lspx"})
+    assert worker.run(small)["observation"]["semantic"]["values"] == ["42"]
+    assert worker.proc.pid != first
+    assert gone(first)
+
+
 def test_a_worker_killed_mid_reply_is_a_crash_without_a_traceback(worker, capfd):
     worker.start()
     pid = worker.proc.pid
