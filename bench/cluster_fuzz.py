@@ -28,7 +28,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RATE = re.compile(r"programs generated: (\d+) in ([\d.]+) s \(([\d.]+) cases/s\)")
+# A local campaign says "programs: N (G generated, M corpus mutants) in S s (R programs/s)", a
+# cluster campaign "programs generated: N in S s (R cases/s)".
+RATE = re.compile(r"programs(?: generated)?: (\d+)(?: \([^)]*\))? in ([\d.]+) s "
+                  r"\(([\d.]+) (?:cases|programs)/s\)")
 
 
 def run(court: str, examples: int, seed: int,

@@ -96,7 +96,7 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
                              timeout=seconds * 4 + reduce_seconds * 4 + 120)
         wall = time.perf_counter() - t0
         out = run.stdout
-        programs = _int(r"programs generated: (\d+)", out)
+        programs = _int(r"(?m)^programs(?: generated)?: (\d+)", out)
         if run.returncode not in (0, 1):
             return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, False, None, None,
                            None, None, None, programs,
@@ -105,13 +105,17 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
         if not found:
             return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, False, None, None,
                            None, None, None, programs)
-        elapsed = _float(r"programs generated: \d+ in ([\d.]+) s", out) or wall
-        reducing = (_float(r"reducing (\d+)%", out) or 0.0) / 100
+        # The campaign's own clock at the first finding ("  SIG: kind, axis, after 12.3 s, ...").
+        first = _float(r"(?m)^\s+[0-9a-f]{12}: .*?, after ([\d.]+) s", out)
+        if first is None:
+            campaign = _float(r"(?m)^programs(?: generated)?: \d+(?: \([^)]*\))? in ([\d.]+) s",
+                              out) or wall
+            first = campaign * (1 - (_float(r"reducing (\d+)%", out) or 0.0) / 100)
         text = "".join(found[0].read_text("utf-8").splitlines(keepends=True)[1:])
         record = json.loads(next(save.glob("*.finding.json")).read_text("utf-8"))
         agrees = healthy_agrees(d, found[0], record.get("input"))
         return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, True,
-                       elapsed * (1 - reducing), len(text), len(parse(text)),
+                       first, len(text), len(parse(text)),
                        record["signature"]["kind"], agrees, programs, minimized=text)
 
 
