@@ -66,6 +66,11 @@ def meter_figures(obs: dict[str, Any]) -> dict[str, int]:
     figures = {f: usage[f] for f in METER_FIGURES.values() if isinstance(usage.get(f), int)}
     if resources.get("meter_exact") is False:
         figures.pop("machine_transitions", None)
+        # A run whose count strays and that stopped at the transition limit stopped at a point
+        # of its own: what it did near the end (its output) may differ by an instruction's worth.
+        outcome = (obs.get("semantic") or {}).get("resource_outcome") or {}
+        if outcome.get("limit") == "machine-transition":
+            figures.pop("output_bytes", None)
     return figures
 
 

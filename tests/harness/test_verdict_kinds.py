@@ -107,6 +107,25 @@ def test_member_fault_when_the_others_answered():
                  MODELS).kind == "not-comparable"
 
 
+def test_a_run_that_disowns_its_count_and_stops_at_the_transition_limit_offers_no_output_count():
+    # Found by `python bench/fuzz_power.py` on the healthy all-four: a loop that displays until
+    # the transition limit; the vm (meter_exact false) stopped one display later than the tree.
+    def stopped(output_bytes, exact=True):
+        o = obs("resource", limit="machine-transition", transitions=400000)
+        o["resources"]["usage"]["output_bytes"] = output_bytes
+        if not exact:
+            o["resources"]["meter_exact"] = False
+        return o
+    assert judge({"tree": stopped(28575), "vm": stopped(28576, exact=False)},
+                 MODELS).kind == "agree"
+    assert judge({"tree": stopped(28575), "vm": stopped(28576)}, MODELS).kind == "disagree"
+    finished = {"tree": obs(), "vm": obs()}
+    finished["tree"]["resources"]["usage"]["output_bytes"] = 10
+    finished["vm"]["resources"]["usage"]["output_bytes"] = 11
+    finished["vm"]["resources"]["meter_exact"] = False
+    assert judge(finished, MODELS).kind == "disagree"  # a finished run's output is exact
+
+
 def test_running_out_of_a_budget_while_the_others_reach_a_limit_is_not_a_finding():
     # Found by `court fuzz --court all-four --seed 1`: a loop that grows its bignums, which
     # topaz (one transition per call) carries far enough to fill the worker's memory while tree
