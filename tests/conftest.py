@@ -1,3 +1,4 @@
+import signal
 import sys
 from pathlib import Path
 
@@ -7,6 +8,13 @@ if str(ROOT) not in sys.path:
 
 
 import pytest  # noqa: E402
+
+# A suite started in the background by a non-interactive shell (`pytest &` in a script) inherits
+# SIGINT ignored, and so would every court the tests start: the court, like Python, keeps an
+# ignored SIGINT ignored. The interrupt tests send SIGINT as a user's Ctrl-C does, so the suite
+# takes SIGINT back (an exec resets a handled signal to its default in the children).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
