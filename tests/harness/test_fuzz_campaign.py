@@ -3,10 +3,10 @@ one finding, and `--coverage` prints the feedback table."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from seeded_products import seeded_config
 
 from court.cli import main
 from court.fuzz.campaign import Campaign
@@ -20,15 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def seeded_court(tmp_path: Path, bug: str):
-    path = tmp_path / "court.toml"
-    path.write_text(f"""
-[products.seeded]
-command = ["{sys.executable}", "{FAKES / 'seeded_worker.py'}", "--bug", "{bug}"]
-protocol = "court-worker/v1"
-[courts.buggy]
-members = ["tree", "seeded"]
-""")
-    return resolve(load_config(path), "buggy")
+    return resolve(load_config(seeded_config(tmp_path, bug)), "buggy")
 
 
 def campaign_run(res, seed: int, examples: int):

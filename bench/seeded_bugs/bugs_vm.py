@@ -1,0 +1,160 @@
+"""Seeded bugs in `vm` and its copy of the kernel (see bugs.py)."""
+
+from __future__ import annotations
+
+from bench.seeded_bugs.bugs import _derived_class, _prims, bug, patch_primitive
+
+
+@bug("expt-negative", "vm", "kernel numbers", "numerics",
+     "expt with a negative exact exponent floors to an integer", "(expt 2 -2)")
+def _expt_negative() -> None:
+    def make(real):
+        def expt(a, b):
+            if type(a) is int and type(b) is int and b < 0 and a != 0:
+                return 1 // (a ** -b)
+            return real(a, b)
+        return expt
+    patch_primitive("vm", "expt", make)
+
+
+@bug("string-less-prefix", "vm", "kernel primitives", "strings/chars",
+     "string<? is false when the first string is a proper prefix of the second",
+     '(list (string<? "ab" "abc") (string<? "abc" "ab"))')
+def _string_less_prefix() -> None:
+    def make(real):
+        def less(*args):
+            texts = [a.s for a in args if hasattr(a, "s")]
+            if len(texts) == len(args) and any(b.startswith(a) and a != b
+                                               for a, b in zip(texts, texts[1:], strict=False)):
+                return False
+            return real(*args)
+        return less
+    patch_primitive("vm", "string<?", make)
+
+
+@bug("assoc-eqv", "vm", "kernel primitives", "control flow",
+     "assoc compares keys with eqv?, so string keys never match",
+     "(assoc \"b\" (list (cons \"a\" 1) (cons \"b\" 2)))")
+def _assoc_eqv() -> None:
+    prims = _prims("vm")
+    assv = prims["assv"].fn
+    patch_primitive("vm", "assoc", lambda real: lambda key, alist: assv(key, alist))
+
+
+@bug("char-name-nul", "vm", "kernel printer", "printing",
+     "the character U+0000 is written #\\nul instead of #\\null", "(write (integer->char 0))")
+def _char_name_nul() -> None:
+    from implementations.lispex import printer
+
+    printer._CHAR_NAMES[0x00] = "nul"
+
+
+@bug("fast-less-equal", "vm", "vm code generator", "control flow",
+     "the inline fast path of <= on two integers compiles to <",
+     "(define (f a b) (if (<= a b) 'yes 'no))\n(list (f 2 2) (f 1 2))")
+def _fast_less_equal() -> None:
+    from implementations.vm import treegen
+
+    n, template, _ = treegen.FAST["<="]
+    treegen.FAST["<="] = (n, template, "<")
+
+
+@bug("eqv-identity", "vm", "vm code generator", "numerics",
+     "the inline eqv? compares by identity only, so equal big integers are not eqv?",
+     "(define (same? a b) (eqv? a b))\n(same? (* 100000 100000) (* 100000 100000))")
+def _eqv_identity() -> None:
+    from implementations.vm import treegen
+
+    treegen.FAST["eqv?"] = (2, "{r} = {a} is {b}", "")
+
+
+@bug("letrec-no-init-check", "vm", "vm code generator", "scoping/set!",
+     "reading a letrec variable before its initialisation is not an error",
+     "(define (f)\n  (define a (+ b 1))\n  (define b 2)\n  a)\n(f)")
+def _letrec_no_init_check() -> None:
+    from implementations.vm import treegen
+
+    treegen._e321 = lambda name, span: None
+
+
+@bug("handler-sees-itself", "vm", "vm control", "handlers",
+     "a handler runs with itself still installed, so a raise inside it comes back to it",
+     "(with-exception-handler (lambda (e) 100)\n"
+     "  (lambda () (with-exception-handler\n"
+     "               (lambda (e) (if (eq? e 'x) (+ 1 (raise-continuable 'inner)) 7))\n"
+     "               (lambda () (raise-continuable 'x)))))")
+def _handler_sees_itself() -> None:
+    from implementations.vm import control
+
+    def signal(self, payload, continuable, span, depth, handlers):
+        if handlers is None:
+            raise control.Raised(payload, span)
+        h, outer = handlers
+        if type(h) is control.GuardHandler:
+            return self.unwind(h.index, ("guard", payload, continuable, span), depth, handlers)
+        self.frames.append((control.K_CODES[control.K_RAISE], 0,
+                            (continuable, payload, handlers, span), depth))
+        self.tick()
+        # The bug: the handler should run with the outer handlers.
+        return self.apply(h, [payload], control.NESTED, None, 0, None, depth, handlers)
+    control.Control.signal = signal
+
+
+@bug("dynamic-wind-free", "vm", "vm control", "meters/limits",
+     "dynamic-wind charges no machine transition for entering its frame",
+     "(dynamic-wind (lambda () 1) (lambda () 2) (lambda () 3))")
+def _dynamic_wind_free() -> None:
+    from implementations.lispex.meters import MACHINE
+    from implementations.vm import control
+
+    real = control.Control.special
+
+    def special(self, name, fn, args, *rest):
+        out = real(self, name, fn, args, *rest)
+        if name == "dynamic-wind":
+            self.meter.used[MACHINE] -= 1
+        return out
+    control.Control.special = special
+
+
+@bug("recursion-limit-early", "vm", "vm machine", "meters/limits",
+     "the recursion limit counts the top-level frame: depth 10,000 is already too deep",
+     "(define (f n) (if (= n 0) 0 (+ 1 (f (- n 1)))))\n(f 9999)")
+def _recursion_limit_early() -> None:
+    from implementations.vm import control, machine
+
+    control.RECURSION_LIMIT = 9_998
+    machine.RECURSION_LIMIT = 9_998
+
+
+@bug("vector-list-end", "vm", "kernel primitives", "vectors",
+     "vector->list ignores its end index", "(vector->list (vector 1 2 3 4) 1 3)")
+def _vector_list_end() -> None:
+    def make(real):
+        return lambda v, *args: real(v, *args[:1])
+    patch_primitive("vm", "vector->list", make)
+
+
+@bug("procedure-closures", "vm", "kernel primitives", "closures",
+     "procedure? recognises primitives only, not closures",
+     "(define (adder n) (lambda (x) (+ x n)))\n(list (procedure? car) (procedure? (adder 1)))")
+def _procedure_closures() -> None:
+    from implementations.lispex.values import Primitive
+
+    patch_primitive("vm", "procedure?", lambda real: lambda x: type(x) is Primitive)
+
+
+@bug("when-false-value", "vm", "kernel normalizer", "control flow",
+     "(when #f ...) yields #f instead of no value",
+     "(define x 0)\n(list (when (> x 1) 'big))")
+def _when_false_value() -> None:
+    from implementations.lispex import core_ir as ir
+
+    cls = _derived_class()
+    real = cls.form_when
+
+    def form_when(self, d, scope, tail):
+        node = real(self, d, scope, tail)
+        return ir.If(node.test, node.then, ir.Const(False, d.span), d.span) \
+            if type(node) is ir.If else node
+    cls.form_when = form_when
