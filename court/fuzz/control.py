@@ -8,9 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import values as V
+from .edges import BIG
 
 if TYPE_CHECKING:
     from .generate import Scope
+
+
+# What the innermost raise of two nested guards raises: matched by neither, one or the other.
+NESTED_RAISED = ["5", "'q", '"s"', "(list 1)"]
 
 
 class ControlMixin:
@@ -168,7 +173,8 @@ class ControlMixin:
         if shape in ("floor/", "truncate/"):
             producer = f"({shape} {self.sub('int', d, s)} {self.arg('nz', d, s)})"
         elif shape == "sqrt":
-            producer = f"(exact-integer-sqrt {self.small(0, 50)})"
+            n = self.pick(BIG) if self.on("bignums") or self.chance(30) else self.small(0, 50)
+            producer = f"(exact-integer-sqrt {n})"
         elif shape == "zero":
             inner = s.child()
             return (f"(call-with-values (lambda () (values)) (lambda () "
@@ -187,6 +193,50 @@ class ControlMixin:
             return (f"(call-with-values (lambda () {producer}) (lambda ({a} {b}) "
                     f"{self.pick([f'(+ {a} {b})', f'(- {a} {b})', a, b])}))")
         return f"(call-with-values (lambda () {producer}) (lambda ({a} {b}) {self.sub(t, d, inner)}))"
+
+    def p_handler_compose(self, d: int, s: Scope, t: str) -> str:
+        """Handlers composed with guard, call/cc and winds: a guard with no matching clause
+        re-raising to a handler that returns (continuable: the value goes back to the raise),
+        an escape out of with-exception-handler followed by a raise that must meet the outer
+        handlers again, a handler that escapes out of a wind."""
+        shape = self.pick(["return-through-guard", "escape-then-raise", "handler-escapes",
+                           "escape-out-of-wind", "wrap-and-reraise", "nested-guards"])
+        self.tag("shape:compose-" + shape)
+        e, e2, k = self.fresh("e"), self.fresh("e"), self.fresh("k")
+        how = self.pick(["raise-continuable", "raise-continuable", "raise"])
+        x = self.raised(d, s)
+        no_match = self.pick([f"((string? {e2}) 0)", f"((eq? {e2} 'never) 1)",
+                              f"((error-object? {e2}) 2)", f"((symbol? {e2}) 3)"])
+        value = self.pick(["5", "0", f"(if (number? {e}) (+ {e} 1) 9)"])
+        if shape == "return-through-guard":
+            body = (f"(with-exception-handler (lambda ({e}) {value}) (lambda () (+ 1 "
+                    f"(guard ({e2} {no_match}) ({how} {x})))))")
+        elif shape == "escape-then-raise":
+            leave = self.pick([f"({k} 1)", f"(+ 1 ({k} 2))", f"(begin ({k} 3) 4)"])
+            body = (f"(guard ({e} (#t (list 'guarded {e}))) (call/cc (lambda ({k}) "
+                    f"(with-exception-handler (lambda ({e2}) 'inner) (lambda () {leave})))) "
+                    f"({how} {x}))")
+        elif shape == "handler-escapes":
+            body = (f"(with-exception-handler (lambda ({e}) {value}) (lambda () "
+                    f"(+ (call/cc (lambda ({k}) (with-exception-handler (lambda ({e2}) "
+                    f"({k} 5)) (lambda () ({how} 1))))) (raise-continuable 2))))")
+        elif shape == "escape-out-of-wind":
+            body = (f"(guard ({e} (#t (list 'outer {e}))) (list (call/cc (lambda ({k}) "
+                    f"(with-exception-handler (lambda ({e2}) ({k} (list 'left {e2}))) "
+                    f"(lambda () (dynamic-wind (lambda () (display \"<\")) "
+                    f"(lambda () ({how} {x})) (lambda () (display \">\"))))))) "
+                    f"(raise-continuable 'after)))")
+        elif shape == "wrap-and-reraise":
+            body = (f"(guard ({e} ((pair? {e}) (list 'wrapped {e})) (#t (list 'plain {e}))) "
+                    f"(with-exception-handler (lambda ({e2}) ({self.pick(['raise', 'raise-continuable'])} "
+                    f"(list 'w {e2}))) (lambda () ({how} {x}))))")
+        else:
+            body = (f"(with-exception-handler (lambda ({e}) 7) (lambda () (guard ({e2} "
+                    f"((symbol? {e2}) 'sym)) (guard ({k} ((string? {k}) 'str)) "
+                    f"(+ 1 ({how} {self.pick(NESTED_RAISED)}))))))")
+        if t in ("int", "num", "any"):
+            return body if t == "any" else f"(let (({k} {body})) (if (number? {k}) {k} 0))"
+        return f"(begin {body} {self.sub(t, d, s)})"
 
     def fault(self, s: Scope) -> str:
         """A planted fault in expression position (unsafe programs only)."""

@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 
 from . import values as V
 from .control import ControlMixin
+from .edges import EdgesMixin
 from .forms import FormsMixin
 from .shapes import ShapesMixin
 from .signatures import SIGNATURES
 
 FEATURES = ("closures", "recursion", "strings", "lists", "vectors", "floats", "rationals",
             "errors", "handlers", "callcc", "dynwind", "multivalues", "output", "input",
-            "chars", "hof", "quasiquote", "loops", "bignums", "state", "rebind", "printer")
+            "chars", "hof", "quasiquote", "loops", "bignums", "state", "rebind", "printer",
+            "edges")
 
 # A pair tree four levels deep: every c[ad]{2,4}r is defined on it.
 DEEP = ("'((((1 . 2) . (3 . 4)) . ((5 . 6) . (7 . 8))) . "
@@ -78,7 +80,7 @@ class Steering:
         self.faults = faults or {}
 
 
-class Gen(FormsMixin, ControlMixin, ShapesMixin):
+class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin):
     def __init__(self, rng: random.Random, features: set[str], safe: bool,
                  steering: Steering | None = None) -> None:
         self.rng = rng
@@ -196,6 +198,7 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin):
         if self.on("handlers"):
             p["handler"] = (self.p_handler, 1.0)
             p["continuable"] = (self.p_continuable, 0.7)
+            p["handler_compose"] = (self.p_handler_compose, 0.8)
         if self.on("errors"):
             p["guard"] = (self.p_guard, 1.0)
             p["reraise"] = (self.p_reraise, 0.5)
@@ -236,7 +239,11 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin):
             typed["num"]["fold"] = (self.p_fold, 0.5)
             typed["list"]["map"] = (self.p_map, 0.7)
             typed["list"]["filter"] = (self.p_filter, 0.5)
+        if self.on("edges"):
+            typed["bool"]["edge_compare"] = (lambda d, s, _t: self.edge_compare(d, s), 1.0)
         if t == "any":
+            if self.on("edges"):
+                p["edge"] = (self.p_edge, 2.0)
             for k, table in typed.items():
                 for n, (fn, w) in table.items():
                     p.setdefault(n, (lambda d, s, _t, fn=fn, k=k: fn(d, s, k), w / 3))
@@ -265,6 +272,9 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin):
 
     def arg(self, a: str, d: int, s: Scope) -> str:
         if a.startswith("idx:"):
+            if not self.safe and self.chance(10):  # just outside the domain: a fault to compare
+                self.tag("edge:index-arg")
+                return str(self.pick([-1, int(a[4:]), int(a[4:]) + 1]))
             return str(self.small(0, int(a[4:]) - 1))
         if a == "nz":
             return str(self.pick([-7, -3, -2, -1, 1, 2, 3, 5, 10]))
@@ -383,6 +393,8 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin):
             if self.on("output") else "display"
         if shape == "newline":
             return "(newline)"
+        if self.on("edges") and self.chance(30):
+            return f"(write {self.p_edge(2, scope, 'any')})"
         if shape == "for-each":
             x = self.fresh("x")
             kind = self.pick(["for-each", "vector-for-each", "string-for-each"])

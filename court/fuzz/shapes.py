@@ -13,7 +13,28 @@ from . import values as V
 if TYPE_CHECKING:
     from .generate import Scope
 
-PROGRAM_SHAPES = ("counter", "global_set", "rebind", "printer", "deep", "mutual")
+PROGRAM_SHAPES = ("counter", "global_set", "rebind", "printer", "deep", "mutual", "tailloop")
+
+# One tail position of each form, with {call} where the tail call goes; a loop through it that
+# runs past the 10,000 nested calls a non-tail call may use shows whether it is a tail call.
+# `apply` and `call-with-values` make the call themselves ({f} is the procedure).
+TAIL_STEPS = {
+    "if": "(if (= {n} 0) 'done {call})",
+    "and": "(and (>= {n} 0) (if (= {n} 0) 'done {call}))",
+    "or": "(or (< {n} 0) (if (= {n} 0) 'done {call}))",
+    "when": "(if (= {n} 0) 'done (when (> {n} 0) {call}))",
+    "unless": "(if (= {n} 0) 'done (unless (< {n} 0) (display \"\") {call}))",
+    "cond": "(cond ((= {n} 0) 'done) ((< {n} 0) 'negative) (else {call}))",
+    "case": "(case {n} ((0) 'done) ((-1 -2) 'negative) (else {call}))",
+    "let": "(if (= {n} 0) 'done (let ((m {n})) {call}))",
+    "let*": "(if (= {n} 0) 'done (let* ((m {n}) (j m)) {call}))",
+    "letrec": "(if (= {n} 0) 'done (letrec ((m {n})) {call}))",
+    "begin": "(if (= {n} 0) 'done (begin (+ {n} 1) {call}))",
+    "lambda": "(if (= {n} 0) 'done ((lambda (m) {call}) {n}))",
+    "define": "(if (= {n} 0) 'done ((lambda () (define m {n}) {call})))",
+    "apply": "(if (= {n} 0) 'done (apply {f} (list (- {n} 1))))",
+    "call-with-values": "(if (= {n} 0) 'done (call-with-values (lambda () (- {n} 1)) {f}))",
+}
 
 
 class ShapesMixin:
@@ -168,12 +189,15 @@ class ShapesMixin:
     def shapes(self, scope: Scope, most: int = 6) -> list[str]:
         forms: list[str] = []
         wanted = {"counter": "state", "global_set": "state", "rebind": "rebind",
-                  "printer": "printer", "deep": "recursion", "mutual": "recursion"}
+                  "printer": "printer", "deep": "recursion", "mutual": "recursion",
+                  "tailloop": "loops"}
         for shape in PROGRAM_SHAPES:
             base = 35 if self.on(wanted[shape]) else 3
             if shape in ("deep", "mutual"):
                 # deep recursion costs a hundred times a typical program: kept rare
                 base = 1 if self.on(wanted[shape]) else 0.2
+            if shape == "tailloop":  # tens of thousands of transitions: rare too
+                base = 4 if self.on(wanted[shape]) else 0.5
             weight = self.steer.producers.get("shape:" + shape, 1.0)
             if self.rng.random() * 100 < base * weight and most > 0:
                 most -= 1
@@ -253,6 +277,30 @@ class ShapesMixin:
             use = f"({f} {depth})"
         self.tag(f"shape:deep-{depth}")
         return [f"(define ({f} {n}) {body})", f"(display {use})"]
+
+    def shape_tailloop(self, scope: Scope) -> list[str]:
+        """A loop of more than 10,000 iterations whose call sits in the tail position of one
+        form, or of one form inside another: if that position is not a tail call, the run ends
+        with recursion-limit instead of its answer. Now and then a mutual tail loop."""
+        f, n = self.fresh("loop"), self.fresh("n")
+        count = self.pick([10050, 12000, 15000])
+        if self.chance(15):
+            a, b = self.fresh("ping"), self.fresh("pong")
+            self.tag("shape:tail-mutual")
+            return [f"(define ({a} {n}) (if (= {n} 0) 'done ({b} (- {n} 1))))",
+                    f"(define ({b} {n}) {self.tail_step(b, n, a)})",
+                    f"(display ({a} {count}))"]
+        return [f"(define ({f} {n}) {self.tail_step(f, n, f)})", f"(display ({f} {count}))"]
+
+    def tail_step(self, f: str, n: str, callee: str) -> str:
+        outer = self.pick(list(TAIL_STEPS))
+        self.tag("shape:tail-" + outer)
+        call = f"({callee} (- {n} 1))"
+        if "{call}" in TAIL_STEPS[outer] and self.chance(40):  # a second form inside the first
+            inner = self.pick(list(TAIL_STEPS))
+            self.tag("shape:tail-" + inner)
+            call = TAIL_STEPS[inner].format(n=n, f=callee, call=call)
+        return TAIL_STEPS[outer].format(n=n, f=callee, call=call)
 
     def shape_mutual(self, scope: Scope) -> list[str]:
         a, b, n = self.fresh("ping"), self.fresh("pong"), self.fresh("n")

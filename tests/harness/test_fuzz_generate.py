@@ -15,6 +15,7 @@ from court.fuzz.feedback import Coverage, core_ir_census
 from court.fuzz.generate import FEATURES, Gen, Steering, generate
 from court.fuzz.mutate import Mutator, expression_paths
 from court.fuzz.reduce import parse
+from court.fuzz.shapes import TAIL_STEPS
 from court.verdict import judge
 from implementations import registry
 from implementations.lispex.run import evaluate
@@ -79,7 +80,10 @@ def test_the_language_is_covered():
                    "shape:values-truncate/", "shape:values-sqrt", "shape:rest-one", "prim:apply",
                    "shape:nonboolean-test", "shape:several-raises", "shape:printer",
                    "shape:improper", "prim:car", "prim:member", "prim:vector-ref",
-                   "prim:list-ref"]:
+                   "prim:list-ref", "edge:index", "edge:span", "edge:big", "edge:compare",
+                   "edge:empty", "edge:rounding", "shape:compose-return-through-guard",
+                   "shape:compose-escape-then-raise", "shape:compose-handler-escapes",
+                   "shape:compose-escape-out-of-wind", "shape:tailloop"]:
         assert wanted in tags, wanted
 
 
@@ -117,6 +121,31 @@ def test_every_source_fault_snippet_raises_its_code(code):
         sem = obs["tree"]["semantic"]
         assert sem["diagnostics"] and sem["diagnostics"][0]["code"] == code, (snippet, sem)
         assert judge(obs).kind == "agree", snippet
+
+
+@pytest.mark.parametrize("outer", sorted(TAIL_STEPS))
+def test_every_tail_position_loops_past_the_recursion_limit(outer):
+    """Each tail loop shape, alone and around every other, answers `done` on every healthy
+    member: a position that is not a tail call would end with recursion-limit instead."""
+    inners = [None] + (sorted(TAIL_STEPS) if "{call}" in TAIL_STEPS[outer] else [])
+    for inner in inners:
+        call = "(loop (- n 1))"
+        if inner:
+            call = TAIL_STEPS[inner].format(n="n", f="loop", call=call)
+        step = TAIL_STEPS[outer].format(n="n", f="loop", call=call)
+        obs = assert_agree(f"(define (loop n) {step})\n(loop 10050)\n", None)
+        assert obs["tree"]["semantic"]["values"] == ["done"], (outer, inner)
+
+
+def test_handler_compositions_agree_and_answer():
+    """The composed-handler shapes run to an answer or a diagnostic the members share."""
+    rng = random.Random("compose")
+    seen: set[str] = set()
+    for _ in range(60):
+        gen = Gen(rng, {"handlers", "errors", "callcc", "dynwind"}, True)
+        assert_agree(gen.p_handler_compose(2, gen_scope(), "any") + "\n", None)
+        seen |= {t for t in gen.tags if t.startswith("shape:compose-")}
+    assert len(seen) == 6, seen
 
 
 def test_deep_recursion_near_the_limit_agrees():
@@ -197,3 +226,9 @@ def test_steering_favours_what_is_rare():
 
 def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(display (quotient -7 2))\n") == fingerprint("(quotient 1 -7)\n")
+    # routing forms and the program's own names are not part of it: these two minimised
+    # programs of one seeded bug (list-tail) share their primitives
+    assert fingerprint("(cond ((car (list-tail (list 0 0 #f) 2))))\n") == ("car", "list-tail")
+    assert fingerprint("(define (g15 x19) (if x19 (car (list-tail x19 1)) 0))\n(g15 1)\n") == \
+        ("car", "list-tail")
+    assert "guard" in fingerprint("(guard (e (#t 1)) (raise 'x))\n")

@@ -1,0 +1,162 @@
+"""Producers of calls at the edges of a primitive's domain, where implementers slip: an index
+of -1, 0, the last one or one past it; the optional start and end of the sequence copies
+(vector->list, string-copy, ...); integers past 2^53 and 2^64 through the numeric primitives;
+strings that are prefixes of each other, equal or empty, in every comparison; empty and
+one-element arguments; exact beside inexact in comparisons.
+
+A call that may fault is guarded so that the program goes on and the condition itself (its
+message and irritants) is compared; unsafe programs sometimes leave it unguarded."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import values as V
+
+if TYPE_CHECKING:
+    from .generate import Scope
+
+# Integers around the places where a float or a machine word stops being exact.
+BIG = ["9007199254740992", "9007199254740993", "(expt 2 53)", "(+ (expt 2 53) 1)",
+       "(- (expt 10 40) 1)", "(expt 10 40)", "(* 99999999999 99999999999)",
+       "(- (* 99999999999 99999999999) 1)", "18446744073709551615", "18446744073709551616",
+       "(expt 2 106)", "(+ (expt 2 106) 1)", "4611686018427387904", "-9223372036854775808",
+       "(- (expt 2 64))", "1000000000000000000000"]
+
+# Strings related to each other by prefix, case and emptiness.
+RELATED = [('""', '""'), ('""', '"a"'), ('"a"', '""'), ('"ab"', '"abc"'), ('"abc"', '"ab"'),
+           ('"abc"', '"abc"'), ('"abc"', '"abd"'), ('"abd"', '"abc"'), ('"ABC"', '"abc"'),
+           ('"abc"', '"ABC"'), ('"a"', '"B"'), ('"héllo"', '"hé"'), ('"hé"', '"héllo"'),
+           ('"Straße"', '"STRASSE"'), ('"x"', '"xx"'), ('"b"', '"ab"')]
+STRING_COMPARE = ["string<?", "string<=?", "string>?", "string>=?", "string=?", "string-ci<?",
+                  "string-ci<=?", "string-ci>?", "string-ci>=?", "string-ci=?"]
+CHAR_COMPARE = ["char<?", "char<=?", "char>?", "char>=?", "char=?", "char-ci<?", "char-ci=?",
+                "char-ci>?"]
+NUM_COMPARE = ["=", "<", "<=", ">", ">="]
+# Exact and inexact numbers that are equal, or nearly, or equal only after rounding.
+MIXED = ["1", "1.0", "1/3", "0.3333333333333333", "9007199254740993", "9007199254740992.0",
+         "-0.0", "0", "1e21", "1000000000000000000000", "1/2", "0.5", "(expt 2 70)",
+         "1180591620717411303424.0"]
+
+# One-argument (or no-argument) calls on empty or single things.
+EMPTIES = ["(apply + '())", "(apply * '())", "(string-append)", "(append)", "(append '() 5)",
+           "(append '(1) '() '(2))", "(list-copy '())", "(reverse '())", "(vector->list #())",
+           "(string->list \"\")", "(max 1)", "(min -0.0)", "(map car '())", "(fold-left + 0 '())",
+           "(fold-right cons '() '())", "(reduce + 0 '())", "(reduce + 0 '(5))",
+           "(string-upcase \"\")", "(make-string 0)", "(list->string '())", "(substring \"\" 0 0)",
+           "(assq 'x '())", "(member 1 '())", "(vector-map + #())", "(filter pair? '())",
+           "(any? pair? '())", "(all? pair? '())", "(list-tail '(1) 1)", "(vector-copy #())",
+           "(string->vector \"\")", "(apply max '(3))", "(gcd)", "(lcm)", "(+)", "(*)",
+           "(string-copy \"\" 0)", "(make-vector 0 'x)", "(length '())", "(list)", "(vector)"]
+
+# Numeric calls whose answers differ from a float shortcut or a fixed-width integer.
+NUMERIC = ["exact-integer-sqrt", "square", "abs", "-", "quotient BIG 7", "remainder BIG -7",
+           "modulo BIG -7", "floor/ BIG -7", "truncate/ BIG 7", "exact->inexact", "number->string",
+           "number->string BIG 16", "gcd BIG 6", "lcm BIG 4", "expt BIG 2", "max BIG 1.0",
+           "even?", "odd?", "exact", "floor-quotient BIG -2", "truncate-remainder BIG -3"]
+ROUNDING = ["(round 2.5)", "(round -2.5)", "(round 3.5)", "(round 7/2)", "(round -7/2)",
+            "(truncate -2.7)", "(floor -2.5)", "(ceiling -0.5)", "(round 0.5)", "(floor 5/2)",
+            "(exact (round 2.5))", "(exact 1e18)", "(exact 0.5)", "(inexact 1/3)",
+            "(/ 0 5)", "(/ 6 -4)", "(/ 0.0 -5)", "(exact->inexact 9007199254740993)",
+            "(string->number \"1e400\")", "(string->number \"-0.0\")", "(string->number \"#xff\")",
+            "(string->number \"1/0\")", "(string->number \"\")", "(number->string 1/3 2)",
+            "(number->string -255 16)", "(number->string 0.1)", "(* 1.0 0)", "(+ 1/2 0.5)",
+            "(expt 0 0)", "(expt 2 -2)", "(expt 2.0 0.5)", "(exact-integer? (exact 2.0))"]
+FILL = ["#\\a", "0", "'x"]
+
+
+class EdgesMixin:
+    def p_edge(self, d: int, s: Scope, t: str) -> str:
+        """Some value (type any) from a call at an edge of its domain."""
+        family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
+                            "compare", "empty", "rounding"])
+        self.tag("edge:" + family)
+        call = getattr(self, "edge_" + family)(d, s)
+        if family in ("index", "span", "rounding") and (self.safe or self.chance(60)):
+            return self.caught(call)
+        return call
+
+    def caught(self, call: str) -> str:
+        e = self.fresh("e")
+        return (f"(guard ({e} ((error-object? {e}) (list 'fault (error-object-message {e}) "
+                f"(error-object-irritants {e}))) (#t (list 'raised {e}))) {call})")
+
+    def edge_index(self, d: int, s: Scope) -> str:
+        n = self.small(0, 4)
+        i = self.pick([-1, 0, n - 1, n, n + 1, -n]) if n else self.pick([-1, 0, 1])
+        how = self.pick(["vector-ref", "list-ref", "string-ref", "list-tail", "vector-set!",
+                         "bytevector-u8-ref", "make-vector", "make-string", "make-list",
+                         "substring", "integer->char"])
+        items = " ".join(self.sub("any", d, s) for _ in range(n))
+        text = '"' + "abcdé"[:n] + '"'
+        if how == "vector-ref":
+            return f"(vector-ref (vector {items}) {i})"
+        if how == "list-ref":
+            return f"(list-ref (list {items}) {i})"
+        if how == "string-ref":
+            return f"(string-ref {text} {i})"
+        if how == "list-tail":
+            return f"(list-tail (list {items}) {i})"
+        if how == "vector-set!":
+            v = self.fresh("vec")
+            return f"(let (({v} (make-vector {n} 0))) (vector-set! {v} {i} 'x) {v})"
+        if how == "bytevector-u8-ref":
+            return f"(bytevector-u8-ref (bytevector {' '.join(['7'] * n)}) {i})"
+        if how == "substring":
+            j = self.pick([i, n, 0, i + 1])
+            return f"(substring {text} {min(i, j) if self.chance(70) else i} {j})"
+        if how == "integer->char":
+            return f"(integer->char {self.pick([-1, 0, 55295, 55296, 57343, 57344, 1114111, 1114112, 127, 128])})"
+        return f"({how} {i} {self.pick(FILL)})"
+
+    def edge_span(self, d: int, s: Scope) -> str:
+        n = self.small(0, 5)
+        start = self.small(0, n)
+        end = self.small(start, n)
+        if self.chance(20):  # one of the bounds out of order or past the end
+            start, end = self.pick([(end + 1, end), (start, n + 1), (-1, end), (n, n)])
+        how = self.pick(["vector->list", "vector-copy", "string-copy", "string->vector",
+                         "string->list", "vector->string", "substring"])
+        bounds = f" {start}" if self.chance(30) and how != "substring" else f" {start} {end}"
+        text = '"' + "héllo!"[:n] + '"'
+        if how in ("vector->list", "vector-copy"):
+            items = " ".join(self.sub("any", d, s) for _ in range(n))
+            return f"({how} (vector {items}){bounds})"
+        if how == "vector->string":
+            chars = " ".join(self.pick(V.CHARS) for _ in range(n))
+            return f"(vector->string (vector {chars}){bounds})"
+        return f"({how} {text}{bounds})"
+
+    def edge_big(self, d: int, s: Scope) -> str:
+        form = self.pick(NUMERIC)
+        big = self.pick(BIG)
+        if " " in form:
+            name, _, rest = form.partition(" ")
+            args = rest.replace("BIG", big)
+            call = f"({name} {args})"
+        else:
+            call = f"({form} {big})"
+        if form in ("exact-integer-sqrt", "floor/ BIG -7", "truncate/ BIG 7"):
+            a, b = self.fresh("a"), self.fresh("b")
+            return f"(call-with-values (lambda () {call}) (lambda ({a} {b}) (list {a} {b})))"
+        return call
+
+    def edge_compare(self, d: int, s: Scope) -> str:
+        kind = self.pick(["string", "string", "char", "num"])
+        if kind == "string":
+            a, b = self.pick(RELATED)
+            more = f" {self.pick(RELATED)[0]}" if self.chance(25) else ""
+            return f"({self.pick(STRING_COMPARE)} {a} {b}{more})"
+        if kind == "char":
+            a = self.pick(V.CHARS)
+            b = self.pick([a, self.pick(V.CHARS), "#\\A", "#\\a"])
+            more = f" {self.pick([a, b])}" if self.chance(30) else ""
+            return f"({self.pick(CHAR_COMPARE)} {a} {b}{more})"
+        args = " ".join(self.pick(MIXED) for _ in range(self.small(2, 3)))
+        return f"({self.pick(NUM_COMPARE)} {args})"
+
+    def edge_empty(self, d: int, s: Scope) -> str:
+        return self.pick(EMPTIES)
+
+    def edge_rounding(self, d: int, s: Scope) -> str:
+        return self.pick(ROUNDING)
