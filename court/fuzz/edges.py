@@ -2,7 +2,9 @@
 of -1, 0, the last one or one past it; the optional start and end of the sequence copies
 (vector->list, string-copy, ...); integers past 2^53 and 2^64 through the numeric primitives;
 strings that are prefixes of each other, equal or empty, in every comparison; empty and
-one-element arguments; exact beside inexact in comparisons.
+one-element arguments; exact beside inexact in comparisons; the three equalities on pairs that
+are equal under one and not another (and memv, assoc, case, which use them); arithmetic and
+comparison at one and at three or more arguments; quasiquote nested and spliced.
 
 A call that may fault is guarded so that the program goes on and the condition itself (its
 message and irritants) is compared; unsafe programs sometimes leave it unguarded."""
@@ -64,12 +66,45 @@ ROUNDING = ["(round 2.5)", "(round -2.5)", "(round 3.5)", "(round 7/2)", "(round
             "(expt 0 0)", "(expt 2 -2)", "(expt 2.0 0.5)", "(exact-integer? (exact 2.0))"]
 FILL = ["#\\a", "0", "'x"]
 
+# Pairs that are equal under one equality and not another: exactness, the sign of zero, fresh
+# containers with the same contents, big integers made twice, the same procedure.
+EQUALS = [("2", "2.0"), ("0.0", "-0.0"), ("(expt 10 30)", "(expt 10 30)"), ("1/2", "(/ 2 4)"),
+          ("(vector 1 2)", "(vector 1 2)"), ("\"ab\"", "(list->string (list #\\a #\\b))"), ("'a", "'a"),
+          ("'()", "'()"), ("(list 1 (vector 2))", "(list 1 (vector 2))"), ("#\\a", "#\\a"),
+          ("car", "car"), ("1.5", "3/2"), ("\"\"", "\"\""), ("(cons 1 2)", "'(1 . 2)"),
+          ("100000000000000000000", "100000000000000000000"), ("#t", "#t"), ("2.5", "2.5")]
+EQUALITY = ["eq?", "eqv?", "equal?", "=="]
+# Containers searched with each equality, keyed by values of each kind.
+SEARCHES = ["(memv 1.0 '(1 1.0 2))", "(memv 100000000000000000000 (list 1 100000000000000000000))",
+            "(member (list 1) '((1) 2))", "(memq 'c '(a b c d))", "(member \"b\" '(\"a\" \"b\"))",
+            "(assv 2.0 '((2 . int) (2.0 . float)))", "(assoc (vector 1) (list (cons (vector 1) 'v)))",
+            "(assq 'b '((a . 1) (b . 2)))", "(assv (expt 2 70) (list (cons (expt 2 70) 'big)))",
+            "(case 2.0 ((2) 'exact) ((2.0) 'inexact) (else 'none))",
+            "(case (expt 2 70) ((1180591620717411303424) 'big) (else 'none))",
+            "(case #\\a ((#\\A) 'upper) ((#\\a) 'lower) (else 'none))",
+            "(case \"s\" ((\"s\") 'string) (else 'none))", "(case '() ((()) 'nil) (else 'none))"]
+# Arithmetic and comparison at one, three and more arguments, where a two-argument fast path
+# does not reach.
+ARITY = ["(- 7)", "(- -0.0)", "(/ 4)", "(/ 0.5)", "(/ 1 2 3)", "(/ 60 2 -3)", "(- 10 1 2 3)",
+         "(+ 1 1/2 0.5)", "(* 2 3 4 5)", "(* 1/2 4 0.5)", "(< 1 2 2)", "(<= 1 2 2)", "(= 1 1 2)",
+         "(= 1 1.0 1)", "(> 3 2 1)", "(>= 3 3 4)", "(< 1 3 2)", "(max 1 2 3.0)", "(min 3 1/2 2)",
+         "(max -0.0 0)", "(string-append \"a\" \"b\" \"c\" \"d\")", "(append '(1) '(2) '(3) 4)",
+         "(list)", "(vector)", "(gcd 12 -18 8)", "(lcm 2 3 4)", "(gcd 0 5)", "(lcm 0 5)",
+         "(string=? \"a\" \"a\" \"b\")", "(char<? #\\a #\\b #\\b)", "(boolean=? #t #t #f)",
+         "(apply - 10 '(1 2))", "(apply / '(8 2 2))", "(apply max 1 2 '(3 4))"]
+# Quasiquote beyond one level: nesting, splicing at the end, of nothing, into a dotted tail.
+QUASI = ["`(1 ,@'() 2)", "`(1 ,@(list 2 3))", "`(,@(list 1 2) . 3)", "`(1 . ,(+ 1 1))",
+         "`#(1 ,@(list 2 3) 4)", "`(a `(b ,(c ,(+ 1 2))))", "`(a `(b ,,(+ 1 2)))",
+         "`(1 `,(+ 1 ,(+ 2 3)))", "`((,@'()) ,@'())", "`(x ,'y ,@'(z))", "`,(+ 1 2)",
+         "`(quote ,(+ 1 2))", "`#()", "`(() . ())", "`(1 ,@(map (lambda (x) (* x x)) '(2 3)))"]
+
 
 class EdgesMixin:
     def p_edge(self, d: int, s: Scope, t: str) -> str:
         """Some value (type any) from a call at an edge of its domain."""
         family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
-                            "compare", "empty", "rounding"])
+                            "compare", "empty", "rounding", "equality", "equality", "arity",
+                            "arity", "quasi"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in ("index", "span", "rounding") and (self.safe or self.chance(60)):
@@ -157,6 +192,20 @@ class EdgesMixin:
 
     def edge_empty(self, d: int, s: Scope) -> str:
         return self.pick(EMPTIES)
+
+    def edge_equality(self, d: int, s: Scope) -> str:
+        if self.chance(35):
+            return self.pick(SEARCHES)
+        a, b = self.pick(EQUALS)
+        if self.chance(50):
+            a, b = b, a
+        return f"({self.pick(EQUALITY)} {a} {b})"
+
+    def edge_arity(self, d: int, s: Scope) -> str:
+        return self.pick(ARITY)
+
+    def edge_quasi(self, d: int, s: Scope) -> str:
+        return self.pick(QUASI)
 
     def edge_rounding(self, d: int, s: Scope) -> str:
         return self.pick(ROUNDING)

@@ -220,6 +220,7 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin):
         if self.on("loops"):
             p["do"] = (self.p_do, 0.8)
             p["named_let"] = (self.p_named_let, 0.8)
+            p["loop_closures"] = (self.p_loop_closures, 0.5)
         typed = {
             "int": {"arith": (self.p_arith, 2.0), "divide": (self.p_divide, 1.0),
                     "length": (self.p_length, 1.0), "case": (self.p_case, 0.6),

@@ -115,6 +115,31 @@ class ShapesMixin:
                 f"({b} {self.small(-3, 3)})) (if (<= {i} 0) {end} "
                 f"({loop} (- {i} 1) {b} (+ {a} {b} {self.sub('int', d, inner)}))))")
 
+    def p_loop_closures(self, d: int, s: Scope, t: str) -> str:
+        """Closures made in each iteration of a do loop or named let, called after the loop:
+        each must see its own iteration's binding (a loop that assigns one variable instead of
+        binding a new one shows the last value in all of them), also after a set! through one."""
+        i, fs, f, loop = self.fresh("i"), self.fresh("fs"), self.fresh("f"), self.fresh("loop")
+        n = self.small(1, 4)
+        body = self.pick([i, f"(* {i} 10)", f"(begin (set! {i} (+ {i} 100)) {i})",
+                          f"(list {i} {self.sub('int', d, s)})"])
+        shape = self.pick(["do", "named-let", "let-in-loop"])
+        self.tag("shape:loop-closures-" + shape)
+        calls = f"(map (lambda ({f}) ({f})) {fs})"
+        if shape == "do":
+            text = (f"(do (({i} 0 (+ {i} 1)) ({fs} '() (cons (lambda () {body}) {fs}))) "
+                    f"((= {i} {n}) (list {calls} {calls} {i})))")
+        elif shape == "named-let":
+            text = (f"(let {loop} (({i} 0) ({fs} '())) (if (= {i} {n}) (list {calls} {calls}) "
+                    f"({loop} (+ {i} 1) (cons (lambda () {body}) {fs}))))")
+        else:
+            j = self.fresh("j")
+            text = (f"(let (({fs} '())) (do (({j} 0 (+ {j} 1))) ((= {j} {n})) (let (({i} {j})) "
+                    f"(set! {fs} (cons (lambda () {body}) {fs})))) (list {calls} {calls}))")
+        if t in ("list", "any"):
+            return text
+        return f"(begin {text} {self.sub(t, d, s)})"
+
     # -- procedures ----------------------------------------------------------------------------
 
     def p_apply(self, d: int, s: Scope, t: str) -> str:

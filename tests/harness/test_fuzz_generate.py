@@ -83,7 +83,9 @@ def test_the_language_is_covered():
                    "prim:list-ref", "edge:index", "edge:span", "edge:big", "edge:compare",
                    "edge:empty", "edge:rounding", "shape:compose-return-through-guard",
                    "shape:compose-escape-then-raise", "shape:compose-handler-escapes",
-                   "shape:compose-escape-out-of-wind", "shape:tailloop"]:
+                   "shape:compose-escape-out-of-wind", "shape:tailloop", "edge:equality",
+                   "edge:arity", "edge:quasi", "shape:loop-closures-do",
+                   "shape:loop-closures-named-let"]:
         assert wanted in tags, wanted
 
 
