@@ -135,3 +135,38 @@ def _column_zero_based() -> None:
         mod = import_module(f"implementations.topaz.tree.{name}")
         if getattr(mod, "fault", None) is real:
             mod.fault = fault
+
+
+@bug("max-exact-contagion", "topaz-tree", "kernel primitives", "numerics",
+     "max and min return the exact winner even when another argument is inexact",
+     "(list (max 3 2.0) (min 1 2.5))")
+def _max_exact_contagion() -> None:
+    def make(real):
+        def extremum(*args):
+            out = real(*args)
+            winner = [a for a in args if a == out and type(a) is not float]
+            return winner[0] if type(out) is float and winner else out
+        return extremum
+    patch_primitive("topaz-tree", "max", make)
+    patch_primitive("topaz-tree", "min", make)
+
+
+@bug("do-no-step-reinit", "topaz-tree", "kernel normalizer", "scoping/set!",
+     "a do variable without a step is re-initialised on every iteration",
+     "(do ((i 0 (+ i 1)) (acc '())) ((= i 3) acc) (set! acc (cons i acc)))")
+def _do_no_step_reinit() -> None:
+    from bench.seeded_bugs.bugs import _derived_class
+    from implementations.lispex.syntax import SList
+
+    cls = _derived_class()
+    real = cls.form_do
+
+    def form_do(self, d, scope, tail):
+        items = d.items
+        if len(items) >= 3 and type(items[1]) is SList:
+            specs = [SList([*s.items, s.items[1]], None, s.span)
+                     if type(s) is SList and len(s.items) == 2 else s for s in items[1].items]
+            d = SList([items[0], SList(specs, items[1].tail, items[1].span), *items[2:]],
+                      d.tail, d.span)
+        return real(self, d, scope, tail)
+    cls.form_do = form_do

@@ -154,3 +154,4 @@ def _dynamic_wind_after_skipped() -> None:
         self.call_at(d, site, after, ())
         return value
     runtime.Runtime.p_dynamic_wind = p_dynamic_wind
+

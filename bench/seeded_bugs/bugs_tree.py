@@ -142,3 +142,24 @@ def _vector_index_code() -> None:
                 raise
         return vector_ref
     patch_primitive("tree", "vector-ref", make)
+
+
+@bug("nary-less-first-pair", "tree", "kernel primitives", "numerics",
+     "< with three or more arguments compares only the first two",
+     "(list (< 1 2 0) (< 1 2 3))")
+def _nary_less_first_pair() -> None:
+    patch_primitive("tree", "<", lambda real: lambda *args: real(*args[:2]))
+
+
+@bug("gcd-sign", "tree", "kernel numbers", "numerics",
+     "gcd keeps the sign of its first argument (Euclid on signed integers)",
+     "(list (gcd -4 6) (gcd 4 -6))")
+def _gcd_sign() -> None:
+    def make(real):
+        def gcd(*args):
+            out = real(*args)
+            if args and type(args[0]) is int and args[0] < 0 and type(out) is int:
+                return -out
+            return out
+        return gcd
+    patch_primitive("tree", "gcd", make)

@@ -158,3 +158,22 @@ def _when_false_value() -> None:
         return ir.If(node.test, node.then, ir.Const(False, d.span), d.span) \
             if type(node) is ir.If else node
     cls.form_when = form_when
+
+
+@bug("unary-minus-identity", "vm", "kernel primitives", "numerics",
+     "- with one argument returns it unchanged instead of negating it",
+     "(list (- 5) (- -2.5) (- 1 3))")
+def _unary_minus_identity() -> None:
+    patch_primitive("vm", "-", lambda real: lambda *args: args[0] if len(args) == 1 else real(*args))
+
+
+@bug("string-length-bytes", "vm", "kernel primitives", "strings/chars",
+     "string-length counts UTF-8 bytes, not characters",
+     '(list (string-length "héllo") (string-length "abc"))')
+def _string_length_bytes() -> None:
+    def make(real):
+        def length(s):
+            text = getattr(s, "s", None)
+            return len(text.encode("utf-8")) if type(text) is str else real(s)
+        return length
+    patch_primitive("vm", "string-length", make)

@@ -97,6 +97,11 @@ class ShapesMixin:
         limit = self.small(0, 6)
         extra = f" ({lst} '() (cons {acc} {lst}))" if self.chance(60) else ""
         body = f" (display {i})" if self.on("output") and self.chance(30) else ""
+        if extra and self.chance(35):
+            # a variable without a step keeps the value the body gave it
+            extra = f" ({lst} '())"
+            body += f" (set! {lst} (cons {i} {lst}))"
+            self.tag("form:do-no-step")
         result = acc if t in ("int", "num") else \
             (lst if extra and t in ("list", "any") else self.sub(t, d, inner))
         self.tag("form:do-multi" if extra else "form:do")
