@@ -313,7 +313,7 @@ class ShapesMixin:
         form, or of one form inside another: if that position is not a tail call, the run ends
         with recursion-limit instead of its answer. Now and then a mutual tail loop."""
         f, n = self.fresh("loop"), self.fresh("n")
-        count = self.pick([10050, 12000, 15000])
+        count = self.pick([10050, 11000, 12000])  # 12,000 through two forms: ~312,000 transitions
         if self.chance(15):
             a, b = self.fresh("ping"), self.fresh("pong")
             self.tag("shape:tail-mutual")
