@@ -32,7 +32,7 @@ from typing import Any
 
 from ..differences import KnownDifferences
 from ..session import CaseResult, CourtSession
-from ..verdict import FINDING_KINDS
+from ..verdict import BUDGET_FAULTS, FINDING_KINDS
 from .feedback import Coverage
 from .generate import Case, generate
 from .mutate import Mutator
@@ -100,6 +100,16 @@ def fingerprint(program: str) -> tuple[str, ...]:
         elif t[0] == "vec":
             stack.extend(t[1])
     return tuple(sorted((heads & KEYWORDS) - BORING))
+
+
+def _over_budget(observations: dict[str, dict]) -> bool:
+    """Every fault is a spent budget (memory, wall clock) and every other member reached a limit
+    of its own: the verdict's not-comparable case, not a harness failure."""
+    faults = [f for o in observations.values() for f in o.get("faults", [])]
+    others = [o for o in observations.values() if not o.get("faults")]
+    return bool(faults) and bool(others) and \
+        all(f["kind"] in BUDGET_FAULTS for f in faults) and \
+        all(o["semantic"]["status"] == "resource" for o in others)
 
 
 def load_quarantine(path: Path | None) -> dict[str, str]:
@@ -300,6 +310,8 @@ class Campaign:
             if broken and self.known and self.known.match_resource(
                     result.observations, case.source) is not None:
                 s.not_comparable += 1  # the witness ran on where a Lispex meter stopped
+            elif broken and _over_budget(result.observations):
+                s.not_comparable += 1  # an expensive program, as the verdict says
             elif broken:
                 s.infrastructure += 1
                 if len(s.infra_examples) < 5:

@@ -62,3 +62,22 @@ def test_coverage_table_is_printed(tmp_path, capsys):
                     "programs by origin:"):
         assert section in out, out
     assert "duplicate programs skipped" in out and "generating" in out
+
+
+def test_members_out_of_budget_beside_limited_ones_are_not_infrastructure():
+    """topaz counts a transition per call, so a loop growing bignums can fill its memory before
+    tree and vm reach their transition limit: not comparable, as the verdict says, and not a
+    harness failure in the campaign's summary."""
+    from court.fuzz.campaign import _over_budget
+
+    def obs(status, fault=None):
+        return {"semantic": {"status": status}, "faults": [{"kind": fault}] if fault else []}
+
+    limited = {"tree": obs("resource"), "vm": obs("resource"),
+               "topaz-tree": obs("infrastructure-error", "memory-limit")}
+    assert _over_budget(limited)
+    answered = dict(limited, vm=obs("ok"))
+    assert not _over_budget(answered)
+    crashed = dict(limited, **{"topaz-tree": obs("infrastructure-error", "crash")})
+    assert not _over_budget(crashed)
+    assert not _over_budget({"tree": obs("infrastructure-error", "timeout")})
