@@ -69,6 +69,32 @@ class Control:
         k.append((F_RAISE, continuable, payload, handlers, span))
         return APPLY, None, [h, payload], False, outer, None
 
+    def unwind(self, k: list, target: int, action: tuple, handlers: Any, depth: int) -> tuple:
+        """Pop frames down to ``target``, running dynamic-wind ``after`` thunks on the way.
+        Returns (mode, val, vals, handlers, depth, site, node, env); ``site`` None: unchanged."""
+        while len(k) > target + 1:
+            fr = k.pop()
+            tag = fr[0]
+            if tag == F_RET:
+                depth -= 1
+            elif tag == F_CC:
+                fr[1].active = False
+            elif tag == F_DW:
+                k.append((F_UNWIND, target, action))
+                return APPLY, None, [fr[1]], fr[2], depth, fr[3], None, None
+        fr = k.pop()
+        if action[0] == "deliver":
+            fr[1].active = False
+            return RET, action[1], [], fr[2], depth, None, None, None
+        _, payload, continuable, span = action
+        node, env, handlers = fr[1], [fr[2], payload], fr[3]
+        mode, node, val = self.guard_next(node, env, 0, payload, continuable, span, k)
+        if mode == APPLY:  # no clause matched: raise again
+            mode, val, vals, _, handlers, node = self.signal(payload, continuable, span, k,
+                                                             handlers)
+            return mode, val, vals, handlers, depth, None, node, None
+        return mode, val, [], handlers, depth, None, node, env
+
     def guard_next(self, node: ir.Guard, env: list, i: int, payload: Any, continuable: bool,
                    span: Any, k: list) -> tuple:
         """Evaluate guard clause ``i`` (or the else body); APPLY means nothing matched."""

@@ -124,8 +124,99 @@ class Machine(Control):
                                 vals = []
                                 i = 0
                                 mode = ARGS
-                                continue
-                            if t is Local:
+                            elif t is If:
+                                # A test that is a leaf, or a primitive applied to leaves, is
+                                # evaluated here without an F_IF frame, with the same transitions,
+                                # checks and registers as the frame path, which is taken from the
+                                # same state for anything else.
+                                x = node.test
+                                tx = type(x)
+                                if tx is App:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    iv = []
+                                    for y in x.parts:
+                                        ty = type(y)
+                                        if ty is Local:
+                                            e = env
+                                            d = y.depth
+                                            while d:
+                                                e = e[0]
+                                                d -= 1
+                                            v = e[y.index + 1]
+                                            if v is UNINIT:
+                                                raise LispexError("E321", f"{y.name} is read "
+                                                                  "before it is initialised", (),
+                                                                  y.span)
+                                        elif ty is Const:
+                                            v = y.value
+                                        elif ty is Global:
+                                            v = gv[y.slot]
+                                            if v is UNBOUND:
+                                                raise LispexError("E300", "unbound variable "
+                                                                  f"{y.name}", (), y.span)
+                                        else:
+                                            break
+                                        iv.append(v)
+                                    else:
+                                        fn = iv[0]
+                                        if type(fn) is Primitive and not fn.backend:
+                                            site = x
+                                            steps += 1
+                                            if steps > slimit:
+                                                raise self.exhausted()
+                                            na = len(iv) - 1
+                                            if not (na >= fn.min_args
+                                                    and (fn.max_args < 0 or na <= fn.max_args)):
+                                                raise LispexError(
+                                                    "E302", f"{fn.name}: expected "
+                                                    f"{_arity_text(fn)} argument(s), got {na}", ())
+                                            if fn.needs_context:
+                                                ctx.site = x.span
+                                                v = fn.fn(ctx, *iv[1:])
+                                            elif na == 2:
+                                                v = fn.fn(iv[1], iv[2])
+                                            elif na == 1:
+                                                v = fn.fn(iv[1])
+                                            else:
+                                                v = fn.fn(*iv[1:])
+                                            if type(v) is Values:
+                                                raise _mv(x.span, v)
+                                            node = node.else_ if v is False else node.then
+                                            continue
+                                    k.append((F_IF, node, env))
+                                    node = x
+                                    vals = iv
+                                    i = len(iv)
+                                    mode = ARGS
+                                    continue
+                                if tx is Local:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    e = env
+                                    d = x.depth
+                                    while d:
+                                        e = e[0]
+                                        d -= 1
+                                    v = e[x.index + 1]
+                                    if v is UNINIT:
+                                        raise LispexError("E321", f"{x.name} is read before it is "
+                                                          "initialised", (), x.span)
+                                    if type(v) is Values:
+                                        raise _mv(x.span, v)
+                                    node = node.else_ if v is False else node.then
+                                    continue
+                                if tx is Const:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    node = node.else_ if x.value is False else node.then
+                                    continue
+                                k.append((F_IF, node, env))
+                                node = x
+                            elif t is Local:
                                 e = env
                                 d = node.depth
                                 while d:
@@ -145,9 +236,6 @@ class Machine(Control):
                                     raise LispexError("E300", f"unbound variable {node.name}", (),
                                                       node.span)
                                 mode = RET
-                            elif t is If:
-                                k.append((F_IF, node, env))
-                                node = node.test
                             elif t is Lambda:
                                 val = Closure(node, env)
                                 mode = RET
@@ -194,7 +282,8 @@ class Machine(Control):
                                 node = node.body
                             else:
                                 raise TypeError(f"unknown Core IR node {t.__name__}")
-                            continue
+                            if t is not App:  # a call goes straight on to its operands
+                                continue
 
                         if mode == ARGS:
                             # Operator and operands left to right; leaves are read in place,
@@ -223,6 +312,77 @@ class Machine(Control):
                                                           (), x.span)
                                 elif tx is Intrinsic:
                                     v = prims[x.name]
+                                elif tx is App:
+                                    # A primitive applied to leaves runs here without an F_ARGS
+                                    # frame, with the same transitions, checks and registers;
+                                    # anything else resumes this loop on the inner call, in the
+                                    # frame path's state.
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    iv = []
+                                    for y in x.parts:
+                                        ty = type(y)
+                                        if ty is Local:
+                                            e = env
+                                            d = y.depth
+                                            while d:
+                                                e = e[0]
+                                                d -= 1
+                                            v = e[y.index + 1]
+                                            if v is UNINIT:
+                                                raise LispexError("E321", f"{y.name} is read "
+                                                                  "before it is initialised", (),
+                                                                  y.span)
+                                        elif ty is Const:
+                                            v = y.value
+                                        elif ty is Global:
+                                            v = gv[y.slot]
+                                            if v is UNBOUND:
+                                                raise LispexError("E300", "unbound variable "
+                                                                  f"{y.name}", (), y.span)
+                                        else:
+                                            break
+                                        iv.append(v)
+                                    else:
+                                        fn = iv[0]
+                                        if type(fn) is Primitive and not fn.backend:
+                                            site = x
+                                            steps += 1
+                                            if steps > slimit:
+                                                raise self.exhausted()
+                                            na = len(iv) - 1
+                                            if not (na >= fn.min_args
+                                                    and (fn.max_args < 0 or na <= fn.max_args)):
+                                                raise LispexError(
+                                                    "E302", f"{fn.name}: expected "
+                                                    f"{_arity_text(fn)} argument(s), got {na}", ())
+                                            if fn.needs_context:
+                                                ctx.site = x.span
+                                                v = fn.fn(ctx, *iv[1:])
+                                            elif na == 2:
+                                                v = fn.fn(iv[1], iv[2])
+                                            elif na == 1:
+                                                v = fn.fn(iv[1])
+                                            else:
+                                                v = fn.fn(*iv[1:])
+                                            if type(v) is Values:
+                                                raise _mv(x.span, v)
+                                            vals.append(v)
+                                            i += 1
+                                            continue
+                                    k.append((F_ARGS, node, env, vals, i))
+                                    node = x
+                                    vals = iv
+                                    i = len(iv)
+                                    parts = x.parts
+                                    n = len(parts)
+                                    continue
+                                elif tx is Lambda:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    v = Closure(x, env)
                                 else:
                                     break
                                 vals.append(v)
@@ -438,39 +598,14 @@ class Machine(Control):
                             raise LispexError("E301", "attempt to call a non-procedure",
                                               (fn,))
 
-                        # mode == UNWIND: pop frames down to the target, running `after` thunks.
-                        while len(k) > unwind_target + 1:
-                            fr = k.pop()
-                            tag = fr[0]
-                            if tag == F_RET:
-                                depth -= 1
-                            elif tag == F_CC:
-                                fr[1].active = False
-                            elif tag == F_DW:
-                                k.append((F_UNWIND, unwind_target, unwind_action))
-                                handlers = fr[2]
-                                site = fr[3]
-                                vals = [fr[1]]
-                                tail = False
-                                mode = APPLY
-                                break
-                        else:
-                            fr = k.pop()
-                            if unwind_action[0] == "deliver":
-                                fr[1].active = False
-                                handlers = fr[2]
-                                val = unwind_action[1]
-                                mode = RET
-                            else:
-                                _, payload, continuable, span = unwind_action
-                                node, env, handlers = fr[1], [fr[2], payload], fr[3]
-                                mode, node, val = self.guard_next(node, env, 0, payload,
-                                                                  continuable, span, k)
-                                if mode == APPLY:  # no clause matched: raise again
-                                    mode, val, vals, tail, handlers, node = self.signal(
-                                        payload, continuable, span, k, handlers)
-                                    if mode == UNWIND:
-                                        unwind_target, unwind_action = node
+                        # mode == UNWIND
+                        mode, val, vals, handlers, depth, s, node, env = self.unwind(
+                            k, unwind_target, unwind_action, handlers, depth)
+                        tail = False
+                        if s is not None:
+                            site = s
+                        if mode == UNWIND:
+                            unwind_target, unwind_action = node
                 except LispexError as err:
                     span = err.span if err.span is not None else getattr(site, "span", None)
                     payload = _error_object(err, span)
