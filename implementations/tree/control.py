@@ -43,6 +43,18 @@ def _arity(name: str | None, expected: str, got: int) -> LispexError:
     return LispexError("E302", f"{who}: expected {expected} argument(s), got {got}", ())
 
 
+def _uninit(x: ir.Local) -> LispexError:
+    return LispexError("E321", f"{x.name} is read before it is initialised", (), x.span)
+
+
+def _unbound(x: Any) -> LispexError:
+    return LispexError("E300", f"unbound variable {x.name}", (), x.span)
+
+
+def _prim_arity(p: Primitive, got: int) -> LispexError:
+    return LispexError("E302", f"{p.name}: expected {_arity_text(p)} argument(s), got {got}", ())
+
+
 def _error_object(e: LispexError, span: Any) -> ErrorObject:
     return ErrorObject(e.code, Str(e.message), list_from(e.irritants), e.span or span)
 
@@ -57,6 +69,30 @@ def _arity_text(p: Primitive) -> str:
 
 class Control:
     """The machine's rarely taken paths (see the module doc)."""
+
+    def start_generator(self, gen_fn: Any, vals: list, site: Any, k: list) -> tuple:
+        """Start a library procedure that calls back into Lispex under an F_GEN frame.
+        Returns (mode, val, vals): its first callback to apply, or its value."""
+        gen = gen_fn(*vals[1:])
+        k.append((F_GEN, gen, site))
+        try:
+            f, args = next(gen)
+        except StopIteration as stop:
+            k.pop()
+            return RET, stop.value, vals
+        except LispexError as e:
+            k.pop()
+            if e.span is None:
+                e.span = site.span
+            raise
+        return APPLY, None, [f, *args]
+
+    def escape(self, cont: Continuation, vals: list) -> tuple:
+        """Calling an escape continuation: the (target, action) to unwind with."""
+        if not cont.active:
+            raise LispexError("E340", "escape continuation is no longer active", ())
+        args = vals[1:]
+        return cont.index, ("deliver", args[0] if len(args) == 1 else Values(tuple(args)))
 
     def signal(self, payload: Any, continuable: bool, span: Any, k: list, handlers: Any) -> tuple:
         """Offer ``payload`` to the innermost handler. Returns the machine state to continue."""

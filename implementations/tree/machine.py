@@ -54,14 +54,16 @@ from .control import (  # noqa: F401
     UNWIND,
     Control,
     _arity,
-    _arity_text,
     _error_object,
     _mv,
+    _prim_arity,
+    _unbound,
+    _uninit,
 )
 from .objects import Closure, Continuation, GuardHandler
 
 Local, Const, Global, Intrinsic = ir.Local, ir.Const, ir.Global, ir.Intrinsic
-App, If, Lambda, Seq = ir.App, ir.If, ir.Lambda, ir.Seq
+App, If, Lambda, Seq, Let = ir.App, ir.If, ir.Lambda, ir.Seq, ir.Let
 
 
 class Machine(Control):
@@ -124,98 +126,105 @@ class Machine(Control):
                                 vals = []
                                 i = 0
                                 mode = ARGS
-                            elif t is If:
-                                # A test that is a leaf, or a primitive applied to leaves, is
-                                # evaluated here without an F_IF frame, with the same transitions,
-                                # checks and registers as the frame path, which is taken from the
-                                # same state for anything else.
-                                x = node.test
-                                tx = type(x)
-                                if tx is App:
-                                    steps += 1
-                                    if steps > slimit:
-                                        raise self.exhausted()
-                                    iv = []
-                                    for y in x.parts:
-                                        ty = type(y)
-                                        if ty is Local:
-                                            e = env
-                                            d = y.depth
-                                            while d:
-                                                e = e[0]
-                                                d -= 1
-                                            v = e[y.index + 1]
-                                            if v is UNINIT:
-                                                raise LispexError("E321", f"{y.name} is read "
-                                                                  "before it is initialised", (),
-                                                                  y.span)
-                                        elif ty is Const:
-                                            v = y.value
-                                        elif ty is Global:
-                                            v = gv[y.slot]
-                                            if v is UNBOUND:
-                                                raise LispexError("E300", "unbound variable "
-                                                                  f"{y.name}", (), y.span)
-                                        else:
-                                            break
-                                        iv.append(v)
-                                    else:
-                                        fn = iv[0]
-                                        if type(fn) is Primitive and not fn.backend:
-                                            site = x
-                                            steps += 1
-                                            if steps > slimit:
-                                                raise self.exhausted()
-                                            na = len(iv) - 1
-                                            if not (na >= fn.min_args
-                                                    and (fn.max_args < 0 or na <= fn.max_args)):
-                                                raise LispexError(
-                                                    "E302", f"{fn.name}: expected "
-                                                    f"{_arity_text(fn)} argument(s), got {na}", ())
-                                            if fn.needs_context:
-                                                ctx.site = x.span
-                                                v = fn.fn(ctx, *iv[1:])
-                                            elif na == 2:
-                                                v = fn.fn(iv[1], iv[2])
-                                            elif na == 1:
-                                                v = fn.fn(iv[1])
+                            elif t is If or t is Let:
+                                # An if's test and a let's inits that are leaves, lambdas or
+                                # primitives applied to leaves are evaluated here without a frame,
+                                # with the same transitions, checks and registers as the frame path;
+                                # the first other one is evaluated under the frame (F_IF or F_LET)
+                                # the frame path would have pushed for it, from the same state.
+                                lv = []
+                                for x in ((node.test,) if t is If else node.inits):
+                                    tx = type(x)
+                                    if tx is App:
+                                        steps += 1
+                                        if steps > slimit:
+                                            raise self.exhausted()
+                                        iv = []
+                                        for y in x.parts:
+                                            ty = type(y)
+                                            if ty is Local:
+                                                e = env
+                                                d = y.depth
+                                                while d:
+                                                    e = e[0]
+                                                    d -= 1
+                                                v = e[y.index + 1]
+                                                if v is UNINIT:
+                                                    raise _uninit(y)
+                                            elif ty is Const:
+                                                v = y.value
+                                            elif ty is Global:
+                                                v = gv[y.slot]
+                                                if v is UNBOUND:
+                                                    raise _unbound(y)
                                             else:
-                                                v = fn.fn(*iv[1:])
-                                            if type(v) is Values:
-                                                raise _mv(x.span, v)
-                                            node = node.else_ if v is False else node.then
-                                            continue
-                                    k.append((F_IF, node, env))
+                                                break
+                                            iv.append(v)
+                                        else:
+                                            fn = iv[0]
+                                            if type(fn) is Primitive and not fn.backend:
+                                                site = x
+                                                steps += 1
+                                                if steps > slimit:
+                                                    raise self.exhausted()
+                                                na = len(iv) - 1
+                                                if not (na >= fn.min_args
+                                                        and (fn.max_args < 0 or na <= fn.max_args)):
+                                                    raise _prim_arity(fn, na)
+                                                if fn.needs_context:
+                                                    ctx.site = x.span
+                                                    v = fn.fn(ctx, *iv[1:])
+                                                elif na == 2:
+                                                    v = fn.fn(iv[1], iv[2])
+                                                elif na == 1:
+                                                    v = fn.fn(iv[1])
+                                                else:
+                                                    v = fn.fn(*iv[1:])
+                                                if type(v) is Values:
+                                                    raise _mv(x.span, v)
+                                                lv.append(v)
+                                                continue
+                                        vals = iv
+                                        i = len(iv)
+                                        mode = ARGS
+                                    elif tx is Local:
+                                        steps += 1
+                                        if steps > slimit:
+                                            raise self.exhausted()
+                                        e = env
+                                        d = x.depth
+                                        while d:
+                                            e = e[0]
+                                            d -= 1
+                                        v = e[x.index + 1]
+                                        if v is UNINIT:
+                                            raise _uninit(x)
+                                        if type(v) is Values:
+                                            raise _mv(x.span, v)
+                                        lv.append(v)
+                                        continue
+                                    elif tx is Const:
+                                        steps += 1
+                                        if steps > slimit:
+                                            raise self.exhausted()
+                                        lv.append(x.value)
+                                        continue
+                                    elif tx is Lambda:
+                                        steps += 1
+                                        if steps > slimit:
+                                            raise self.exhausted()
+                                        lv.append(Closure(x, env))
+                                        continue
+                                    k.append((F_IF, node, env) if t is If
+                                             else (F_LET, node, env, lv, len(lv) + 1))
                                     node = x
-                                    vals = iv
-                                    i = len(iv)
-                                    mode = ARGS
-                                    continue
-                                if tx is Local:
-                                    steps += 1
-                                    if steps > slimit:
-                                        raise self.exhausted()
-                                    e = env
-                                    d = x.depth
-                                    while d:
-                                        e = e[0]
-                                        d -= 1
-                                    v = e[x.index + 1]
-                                    if v is UNINIT:
-                                        raise LispexError("E321", f"{x.name} is read before it is "
-                                                          "initialised", (), x.span)
-                                    if type(v) is Values:
-                                        raise _mv(x.span, v)
-                                    node = node.else_ if v is False else node.then
-                                    continue
-                                if tx is Const:
-                                    steps += 1
-                                    if steps > slimit:
-                                        raise self.exhausted()
-                                    node = node.else_ if x.value is False else node.then
-                                    continue
-                                k.append((F_IF, node, env))
-                                node = x
+                                    break
+                                else:
+                                    if t is If:
+                                        node = node.else_ if lv[0] is False else node.then
+                                    else:
+                                        env = [env, *lv]
+                                        node = node.body
                             elif t is Local:
                                 e = env
                                 d = node.depth
@@ -224,8 +233,7 @@ class Machine(Control):
                                     d -= 1
                                 val = e[node.index + 1]
                                 if val is UNINIT:
-                                    raise LispexError("E321", f"{node.name} is read before it is "
-                                                      "initialised", (), node.span)
+                                    raise _uninit(node)
                                 mode = RET
                             elif t is Const:
                                 val = node.value
@@ -233,8 +241,7 @@ class Machine(Control):
                             elif t is Global:
                                 val = gv[node.slot]
                                 if val is UNBOUND:
-                                    raise LispexError("E300", f"unbound variable {node.name}", (),
-                                                      node.span)
+                                    raise _unbound(node)
                                 mode = RET
                             elif t is Lambda:
                                 val = Closure(node, env)
@@ -242,13 +249,6 @@ class Machine(Control):
                             elif t is Seq:
                                 k.append((F_SEQ, node, env, 1))
                                 node = node.exprs[0]
-                            elif t is ir.Let:
-                                if node.inits:
-                                    k.append((F_LET, node, env, [], 1))
-                                    node = node.inits[0]
-                                else:
-                                    env = [env]
-                                    node = node.body
                             elif t is ir.Letrec:
                                 env = [env] + [UNINIT] * len(node.inits)
                                 if node.inits:
@@ -301,17 +301,13 @@ class Machine(Control):
                                         d -= 1
                                     v = e[x.index + 1]
                                     if v is UNINIT:
-                                        raise LispexError("E321", f"{x.name} is read before it "
-                                                          "is initialised", (), x.span)
+                                        raise _uninit(x)
                                 elif tx is Const:
                                     v = x.value
                                 elif tx is Global:
                                     v = gv[x.slot]
                                     if v is UNBOUND:
-                                        raise LispexError("E300", f"unbound variable {x.name}",
-                                                          (), x.span)
-                                elif tx is Intrinsic:
-                                    v = prims[x.name]
+                                        raise _unbound(x)
                                 elif tx is App:
                                     # A primitive applied to leaves runs here without an F_ARGS
                                     # frame, with the same transitions, checks and registers;
@@ -331,16 +327,13 @@ class Machine(Control):
                                                 d -= 1
                                             v = e[y.index + 1]
                                             if v is UNINIT:
-                                                raise LispexError("E321", f"{y.name} is read "
-                                                                  "before it is initialised", (),
-                                                                  y.span)
+                                                raise _uninit(y)
                                         elif ty is Const:
                                             v = y.value
                                         elif ty is Global:
                                             v = gv[y.slot]
                                             if v is UNBOUND:
-                                                raise LispexError("E300", "unbound variable "
-                                                                  f"{y.name}", (), y.span)
+                                                raise _unbound(y)
                                         else:
                                             break
                                         iv.append(v)
@@ -354,9 +347,7 @@ class Machine(Control):
                                             na = len(iv) - 1
                                             if not (na >= fn.min_args
                                                     and (fn.max_args < 0 or na <= fn.max_args)):
-                                                raise LispexError(
-                                                    "E302", f"{fn.name}: expected "
-                                                    f"{_arity_text(fn)} argument(s), got {na}", ())
+                                                raise _prim_arity(fn, na)
                                             if fn.needs_context:
                                                 ctx.site = x.span
                                                 v = fn.fn(ctx, *iv[1:])
@@ -378,6 +369,8 @@ class Machine(Control):
                                     parts = x.parts
                                     n = len(parts)
                                     continue
+                                elif tx is Intrinsic:
+                                    v = prims[x.name]
                                 elif tx is Lambda:
                                     steps += 1
                                     if steps > slimit:
@@ -546,9 +539,7 @@ class Machine(Control):
                             if tf is Primitive:
                                 n = len(vals) - 1
                                 if not (n >= fn.min_args and (fn.max_args < 0 or n <= fn.max_args)):
-                                    raise LispexError(
-                                        "E302", f"{fn.name}: expected {_arity_text(fn)} "
-                                        f"argument(s), got {n}", ())
+                                    raise _prim_arity(fn, n)
                                 if not fn.backend:
                                     if fn.needs_context:
                                         ctx.site = site.span
@@ -563,23 +554,8 @@ class Machine(Control):
                                     continue
                                 gen_fn = GENERATORS.get(fn.name)
                                 if gen_fn is not None:
-                                    gen = gen_fn(*vals[1:])
-                                    frame = (F_GEN, gen, site)
-                                    k.append(frame)
-                                    try:
-                                        f, args = next(gen)
-                                    except StopIteration as stop:
-                                        k.pop()
-                                        val = stop.value
-                                        mode = RET
-                                    except LispexError as e:
-                                        k.pop()
-                                        if e.span is None:
-                                            e.span = site.span
-                                        raise
-                                    else:
-                                        vals = [f, *args]
-                                        tail = False
+                                    mode, val, vals = self.start_generator(gen_fn, vals, site, k)
+                                    tail = False
                                     continue
                                 mode, val, vals, tail, handlers, node = self.special(
                                     fn, vals, tail, k, handlers, site)
@@ -587,12 +563,7 @@ class Machine(Control):
                                     unwind_target, unwind_action = node
                                 continue
                             if tf is Continuation:
-                                if not fn.active:
-                                    raise LispexError("E340", "escape continuation is no longer "
-                                                      "active", ())
-                                args = vals[1:]
-                                val = args[0] if len(args) == 1 else Values(tuple(args))
-                                unwind_target, unwind_action = fn.index, ("deliver", val)
+                                unwind_target, unwind_action = self.escape(fn, vals)
                                 mode = UNWIND
                                 continue
                             raise LispexError("E301", "attempt to call a non-procedure",
