@@ -126,14 +126,17 @@ class Machine(Control):
                                 vals = []
                                 i = 0
                                 mode = ARGS
-                            elif t is If or t is Let:
-                                # An if's test and a let's inits that are leaves, lambdas or
-                                # primitives applied to leaves are evaluated here without a frame,
-                                # with the same transitions, checks and registers as the frame path;
-                                # the first other one is evaluated under the frame (F_IF or F_LET)
-                                # the frame path would have pushed for it, from the same state.
+                            elif t is If or t is Let or t is Seq:
+                                # An if's test, a let's inits and all but the last expression of
+                                # a sequence that are leaves, lambdas or primitives applied to
+                                # leaves are evaluated here without a frame, with the same
+                                # transitions, checks and registers as the frame path (a sequence
+                                # discards values unchecked); the first other one is evaluated
+                                # under the frame (F_IF, F_LET, F_SEQ) the frame path would have
+                                # pushed for it, from the same state.
                                 lv = []
-                                for x in ((node.test,) if t is If else node.inits):
+                                for x in ((node.test,) if t is If else node.inits if t is Let
+                                          else node.exprs[:-1]):
                                     tx = type(x)
                                     if tx is App:
                                         steps += 1
@@ -180,7 +183,7 @@ class Machine(Control):
                                                     v = fn.fn(iv[1])
                                                 else:
                                                     v = fn.fn(*iv[1:])
-                                                if type(v) is Values:
+                                                if type(v) is Values and t is not Seq:
                                                     raise _mv(x.span, v)
                                                 lv.append(v)
                                                 continue
@@ -199,7 +202,7 @@ class Machine(Control):
                                         v = e[x.index + 1]
                                         if v is UNINIT:
                                             raise _uninit(x)
-                                        if type(v) is Values:
+                                        if type(v) is Values and t is not Seq:
                                             raise _mv(x.span, v)
                                         lv.append(v)
                                         continue
@@ -216,15 +219,18 @@ class Machine(Control):
                                         lv.append(Closure(x, env))
                                         continue
                                     k.append((F_IF, node, env) if t is If
-                                             else (F_LET, node, env, lv, len(lv) + 1))
+                                             else (F_LET, node, env, lv, len(lv) + 1) if t is Let
+                                             else (F_SEQ, node, env, len(lv) + 1))
                                     node = x
                                     break
                                 else:
                                     if t is If:
                                         node = node.else_ if lv[0] is False else node.then
-                                    else:
+                                    elif t is Let:
                                         env = [env, *lv]
                                         node = node.body
+                                    else:
+                                        node = node.exprs[-1]
                             elif t is Local:
                                 e = env
                                 d = node.depth
@@ -246,9 +252,6 @@ class Machine(Control):
                             elif t is Lambda:
                                 val = Closure(node, env)
                                 mode = RET
-                            elif t is Seq:
-                                k.append((F_SEQ, node, env, 1))
-                                node = node.exprs[0]
                             elif t is ir.Letrec:
                                 env = [env] + [UNINIT] * len(node.inits)
                                 if node.inits:
