@@ -12,6 +12,7 @@ from typing import Any
 from implementations.lispex import core_ir as ir
 from implementations.lispex.errors import LispexError, Raised
 from implementations.lispex.values import (
+    NO_VALUES,
     ErrorObject,
     Primitive,
     Procedure,
@@ -144,6 +145,11 @@ class Control:
     def control(self, fr: tuple, k: list, val: Any, handlers: Any, depth: int) -> tuple:
         """Return to a control frame. Returns (mode, val, vals, tail, handlers, depth, node, env)."""
         tag = fr[0]
+        if tag == F_DEFG:
+            if type(val) is Values:
+                raise _mv(fr[1].value.span, val)
+            self.gv[fr[1].slot] = val
+            return RET, NO_VALUES, [], False, handlers, depth, None, None
         if tag == F_CWV:
             args = val.items if type(val) is Values else (val,)
             return APPLY, None, [fr[1], *args], fr[2], handlers, depth, None, None

@@ -2,9 +2,11 @@
 
 State is ``mode`` plus registers (``node``/``env`` to evaluate, ``val`` to return, ``vals`` to
 apply) and the control stack ``k`` of frames (tuples tagged with small ints). Evaluating a
-sub-expression that is not a leaf pushes a frame; calling a closure pushes nothing when the call is
-in tail position, so tail calls run in constant space, and a ``RET`` marker otherwise, which
-counts the non-tail depth the recursion limit bounds. No Lispex call ever recurses in Python.
+sub-expression that is not a leaf pushes a frame, except where the loop can finish it in place
+(a primitive applied to leaves, say) with the same transitions and checks; calling a closure
+pushes nothing when the call is in tail position, so tail calls run in constant space, and a
+``RET`` marker otherwise, which counts the non-tail depth the recursion limit bounds. No Lispex
+call ever recurses in Python.
 
 Conditions (``raise``, primitive faults) are dispatched to the handler chain in place, R7RS style;
 escapes (continuations, guard) unwind the stack frame by frame, running dynamic-wind ``after``
@@ -254,9 +256,17 @@ class Machine(Control):
                                 mode = RET
                             elif t is ir.Letrec:
                                 env = [env] + [UNINIT] * len(node.inits)
-                                if node.inits:
-                                    k.append((F_LETREC, node, env, 0))
-                                    node = node.inits[0]
+                                # Lambda inits (named let, internal defines) are closed over in place;
+                                # the first other init runs under the frame the frame path would push.
+                                for j, x in enumerate(node.inits):
+                                    if type(x) is not Lambda:
+                                        k.append((F_LETREC, node, env, j))
+                                        node = x
+                                        break
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    env[j + 1] = Closure(x, env)
                                 else:
                                     node = node.body
                             elif t is ir.ValuesNode:
@@ -490,12 +500,6 @@ class Machine(Control):
                                 if gv[node.slot] is UNBOUND:
                                     raise LispexError("E303", f"set! of unbound variable "
                                                       f"{node.name}", (), node.span)
-                                gv[node.slot] = val
-                                val = NO_VALUES
-                            elif tag == F_DEFG:
-                                node = fr[1]
-                                if type(val) is Values:
-                                    raise _mv(node.value.span, val)
                                 gv[node.slot] = val
                                 val = NO_VALUES
                             else:
