@@ -197,7 +197,33 @@ def sub(a: Any, b: Any, name: str = "-") -> Any:
     return _exact_result(r)
 
 
+# The largest exact number an operation computes, in bits (of the numerator or denominator).
+# No meter covers the size of one bignum operation, and repeated squaring doubles the size at
+# each step, so without it a few dozen transitions could occupy the host for hours.
+MAX_EXACT_BITS = 1_000_000
+
+
+def _bits(x: Any) -> int:
+    if type(x) is int:
+        return x.bit_length()
+    if type(x) is Fraction:
+        return max(x.numerator.bit_length(), x.denominator.bit_length())
+    return 0
+
+
+def check_product(a: Any, b: Any, name: str) -> None:
+    """E311 when the exact product of ``a`` and ``b`` would surely pass MAX_EXACT_BITS (the
+    product of an m-bit and an n-bit number has at least m + n - 1 bits)."""
+    if _bits(a) + _bits(b) - 1 > MAX_EXACT_BITS and type(a) is not float and \
+            type(b) is not float:
+        # the operands' sizes, not the operands: a million-bit irritant is unreadable
+        raise LispexError("E311", f"{name}: the exact result would have more than "
+                          f"{MAX_EXACT_BITS} bits (operands of {_bits(a)} and {_bits(b)} bits)",
+                          ())
+
+
 def mul(a: Any, b: Any, name: str = "*") -> Any:
+    check_product(a, b, name)
     try:
         r = a * b
     except OverflowError:

@@ -200,11 +200,26 @@ class TreeGen:
             b = args[1] if len(args) > 1 else ""
             guard = " and ".join(f"type({x}) is int" for x in (a, b)
                                  if x and not x.lstrip("-").isdigit()) or "True"
+            if prim.name == "*":  # big operands go to the kernel, which bounds the product
+                guard = _word_guard(guard, (a, b))
             lines.append(template.format(r=r, a=a, b=b, op=op, guard=guard,
                                          F=self.ref(prim.fn)))
         else:
             lines.append(f"{r} = {self.ref(prim.fn)}({', '.join(args)})")
         return r
+
+
+_WORD = 1 << 62
+
+
+def _word_guard(guard: str, operands: tuple[str, str]) -> str:
+    for x in operands:
+        if x.lstrip("-").isdigit():
+            if abs(int(x)) >= _WORD:
+                return "False"
+        else:
+            guard += f" and -{_WORD} < {x} < {_WORD}"
+    return guard
 
 
 def _literal(expr: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from .. import numbers
 from ..errors import LispexError
 
 
@@ -46,11 +47,11 @@ def exact_count(name: str, value: Any) -> int:
 
 
 # The largest list, string, vector or bytevector a primitive will make, and the largest exact
-# integer `expt` will compute (in bits). No meter covers the size of one allocation or one
+# integer `expt` or `*` will compute (in bits). No meter covers the size of one allocation or one
 # bignum operation, so these bounds keep a single call from exhausting the host; past them the
 # argument is out of range (E311), the same on every implementation.
 MAX_LENGTH = 10_000_000
-MAX_EXACT_BITS = 1_000_000
+MAX_EXACT_BITS = numbers.MAX_EXACT_BITS
 
 
 def allocation_length(name: str, value: Any) -> int:

@@ -69,11 +69,14 @@ def plus(*args: Any) -> Any:
     return acc
 
 
+_WORD = 1 << 62  # operands below this need no size check
+
+
 @define("*")
 def times(*args: Any) -> Any:
     if len(args) == 2:
         a, b = args
-        if type(a) is int and type(b) is int:
+        if type(a) is int and type(b) is int and -_WORD < a < _WORD and -_WORD < b < _WORD:
             return a * b
     elif not args:
         return 1

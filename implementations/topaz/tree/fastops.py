@@ -11,11 +11,11 @@ import operator
 
 from implementations.lispex.values import Pair
 
-# name -> operator applied when both arguments are exact integers
+# name -> operator applied when both arguments are exact integers. Not `*`: a product of big
+# integers is bounded in size, which the kernel's `*` checks.
 BINARY = {
     "+": operator.add,
     "-": operator.sub,
-    "*": operator.mul,
     "<": operator.lt,
     "<=": operator.le,
     ">": operator.gt,
