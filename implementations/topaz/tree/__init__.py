@@ -24,7 +24,7 @@ from implementations.lispex.values import Primitive
 from .compiler import compile_program
 from .objects import UNBOUND
 from .output import OUTPUT
-from .stack import on_big_stack
+from .stack import DEEPER, on_big_stack, on_caller_stack
 
 VERSION = "0.1.0"
 
@@ -61,10 +61,12 @@ class TopazTreeBackend:
 
     def prepare(self, program: Program) -> Prepared:
         prims = primitives()
-        try:
-            runner: Any = on_big_stack(lambda: compile_program(program, prims))
-        except RecursionError:
-            runner = _TooDeep()
+        runner: Any = on_caller_stack(lambda: compile_program(program, prims))
+        if runner is DEEPER:
+            try:
+                runner = on_big_stack(lambda: compile_program(program, prims))
+            except RecursionError:
+                runner = _TooDeep()
         return Prepared(program, artifact=runner)
 
     def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:

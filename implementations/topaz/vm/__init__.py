@@ -114,8 +114,12 @@ class Compiled:
     program_fn: Any  # _program(_rt, _fuel, _input): makes one run's state and forms
 
 
-def build(program: Program) -> Compiled:
-    """Generate, compile and load the program's code; BuildFault when that fails."""
+def build(program: Program, retry: bool = False) -> Compiled:
+    """Generate, compile and load the program's code; BuildFault when that fails.
+
+    ``retry``: let RecursionError and MemoryError through instead, for a caller that will build
+    again on the big stack (see :func:`build_here`).
+    """
     prims = primitives()
     pools = Pools()
     try:
@@ -123,8 +127,12 @@ def build(program: Program) -> Compiled:
         root = Gen(program, analysis, prims, pools).program_source()
         source, positions = render(root)
     except RecursionError:
+        if retry:
+            raise
         raise BuildFault("code generation failed: the program nests too deeply") from None
     except Exception as e:  # noqa: BLE001 - a generator bug must not take the worker down
+        if retry and type(e) is MemoryError:
+            raise
         raise BuildFault(f"code generation failed: {type(e).__name__}: {e}") from None
     digest = hashlib.sha256(CODE_DOMAIN + source.encode("utf-8")).hexdigest()
     filename = f"<topaz-vm {digest[:16]}>"
@@ -134,12 +142,16 @@ def build(program: Program) -> Compiled:
             warnings.simplefilter("ignore")
             code = compile(source, filename, "exec")
     except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as e:
+        if retry and isinstance(e, (RecursionError, MemoryError)):
+            raise
         raise BuildFault(f"generated code does not compile: {type(e).__name__}: {e}") from None
     namespace = dict(STATIC)
     namespace.update(pools.namespace)
     try:
         exec(code, namespace)  # defines _program; nothing of the Lispex program runs yet
     except MemoryError as e:
+        if retry:
+            raise
         raise BuildFault(f"generated code does not load: {type(e).__name__}: {e}") from None
     return Compiled(source, digest, filename, positions, pools.sites, code,
                     namespace["_program"])
@@ -168,6 +180,35 @@ def run(compiled: Compiled, input_value: Any, ctx: RunContext, meter: Meter) -> 
 
 
 _lock = threading.Lock()
+# Frames the calling thread may use for building: CPython's default limit, which its stack is
+# made to take. Most programs nest shallowly enough to be built within it.
+CALLER_FRAMES = 1000
+
+
+def build_here(program: Program) -> Compiled | None:
+    """:func:`build` on the calling thread, or None when that runs out of recursion (or memory).
+
+    Starting a thread with a big stack costs about a tenth of a typical prepare. A build touches
+    nothing outside itself, so one given up is simply done again from scratch on the big stack;
+    where it was built never shows. The recursion limit is only ever lowered here, and only when
+    something raised it beyond what the calling thread's stack is known to take.
+    """
+    with _lock:  # the recursion limit is process-wide
+        old_limit = sys.getrecursionlimit()
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            depth += 1
+            frame = frame.f_back
+        limit = min(old_limit, depth + CALLER_FRAMES)
+        try:
+            if limit != old_limit:
+                sys.setrecursionlimit(limit)
+            return build(program, retry=True)
+        except (RecursionError, MemoryError):
+            return None
+        finally:
+            if limit != old_limit:
+                sys.setrecursionlimit(old_limit)
 
 
 def on_big_stack(work: Callable[[], Any]) -> Any:
@@ -215,7 +256,7 @@ class TopazVmBackend:
         return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent)
 
     def prepare(self, program: Program) -> Prepared:
-        compiled = on_big_stack(lambda: build(program))
+        compiled = build_here(program) or on_big_stack(lambda: build(program))
         return Prepared(program, identities={"bytecode_id": compiled.digest}, artifact=compiled)
 
     def execute(self, prepared: Prepared, input_value: Any, ctx: RunContext, meter: Meter) -> Any:
