@@ -203,75 +203,104 @@ class Program:
         return hashlib.sha256(CORE_HASH_DOMAIN + canonical_text(self).encode("utf-8")).hexdigest()
 
 
-def _const_text(value: Any) -> str:
-    from .printer import write_string
-
-    return write_string(value)
-
-
 def node_text(node: Node) -> str:
     """Canonical text of one node (span-free, local names omitted)."""
     out: list[str] = []
-    # Explicit stack of strings and nodes, so deep programs do not recurse.
-    stack: list[Any] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-            continue
-        parts = _parts(item)
-        for p in reversed(parts):
-            stack.append(p)
+    _write(node, out)
     return "".join(out)
 
 
-def _seq(items: list[Any]) -> list[Any]:
-    parts: list[Any] = []
-    for x in items:
-        parts.append(" ")
-        parts.append(x)
-    return parts
-
-
-def _parts(n: Node) -> list[Any]:
-    t = type(n)
-    if t is Const:
-        return [f"(const {_const_text(n.value)})"]
-    if t is Local:
-        return [f"(local {n.depth} {n.index})"]
-    if t is Global:
-        return [f"(global {n.name})"]
-    if t is Intrinsic:
-        return [f"(intrinsic {n.name})"]
-    if t is If:
-        return ["(if", *_seq([n.test, n.then, n.else_]), ")"]
-    if t is Lambda:
-        head = f"(lambda {n.name or '-'} {n.nparams} {'#t' if n.rest else '#f'} "
-        return [head, n.body, ")"]
-    if t is Seq:
-        return ["(begin", *_seq(n.exprs), ")"]
-    if t is SetLocal:
-        return [f"(set-local {n.depth} {n.index} ", n.value, ")"]
-    if t is SetGlobal:
-        return [f"(set-global {n.name} ", n.value, ")"]
-    if t is DefineGlobal:
-        return [f"(define-global {n.name} ", n.value, ")"]
-    if t is Let:
-        return ["(let (", *_seq(n.inits)[1:], ") ", n.body, ")"]
-    if t is Letrec:
-        return ["(letrec (", *_seq(n.inits)[1:], ") ", n.body, ")"]
-    if t is ValuesNode:
-        return ["(values", *_seq(n.args), ")"]
-    if t is App:
-        return ["(app " if not n.tail else "(tail-app ", n.op, *_seq(n.args), ")"]
-    if t is Guard:
-        parts: list[Any] = ["(guard ", n.body, " ("]
-        for i, (test, body) in enumerate(n.clauses):
-            parts += [" " if i else "", "(", test, " ", body if body is not None else "-", ")"]
-        parts += [") ", n.else_body if n.else_body is not None else "-", ")"]
-        return parts
-    raise TypeError(f"not a Core IR node: {n!r}")
-
-
 def canonical_text(program: Program) -> str:
-    return "".join(node_text(f) + "\n" for f in program.forms)
+    out: list[str] = []
+    for f in program.forms:
+        _write(f, out)
+        out.append("\n")
+    return "".join(out)
+
+
+def _write(node: Node, out: list[str]) -> None:
+    """Append the canonical text of ``node`` to ``out``.
+
+    An explicit stack of strings and nodes, so deep programs do not recurse. It is popped from
+    the end: a node's pieces are pushed last piece first. Every program's id is computed by
+    every implementation, so leaves are written at once and no per-node lists are built.
+    """
+    from .printer import write_string
+
+    emit = out.append
+    stack: list[Any] = [node]
+    push = stack.append
+    pop = stack.pop
+    while stack:
+        n = pop()
+        t = type(n)
+        if t is str:
+            emit(n)
+        elif t is Local:
+            emit(f"(local {n.depth} {n.index})")
+        elif t is Const:
+            emit(f"(const {write_string(n.value)})")
+        elif t is Global:
+            emit(f"(global {n.name})")
+        elif t is App:
+            emit("(app " if not n.tail else "(tail-app ")
+            push(")")
+            for a in reversed(n.args):
+                push(a)
+                push(" ")
+            push(n.op)
+        elif t is If:
+            emit("(if ")
+            push(")")
+            push(n.else_)
+            push(" ")
+            push(n.then)
+            push(" ")
+            push(n.test)
+        elif t is Lambda:
+            emit(f"(lambda {n.name or '-'} {n.nparams} {'#t' if n.rest else '#f'} ")
+            push(")")
+            push(n.body)
+        elif t is Intrinsic:
+            emit(f"(intrinsic {n.name})")
+        elif t is Seq or t is ValuesNode:
+            emit("(begin" if t is Seq else "(values")
+            push(")")
+            for x in reversed(n.exprs if t is Seq else n.args):
+                push(x)
+                push(" ")
+        elif t is SetLocal:
+            emit(f"(set-local {n.depth} {n.index} ")
+            push(")")
+            push(n.value)
+        elif t is SetGlobal or t is DefineGlobal:
+            emit(f"(set-global {n.name} " if t is SetGlobal else f"(define-global {n.name} ")
+            push(")")
+            push(n.value)
+        elif t is Let or t is Letrec:
+            emit("(let (" if t is Let else "(letrec (")
+            push(")")
+            push(n.body)
+            push(") ")
+            inits = n.inits
+            for i in range(len(inits) - 1, -1, -1):
+                push(inits[i])
+                if i:
+                    push(" ")
+        elif t is Guard:
+            emit("(guard ")
+            push(")")
+            push(n.else_body if n.else_body is not None else "-")
+            push(") ")
+            clauses = n.clauses
+            for i in range(len(clauses) - 1, -1, -1):
+                test, body = clauses[i]
+                push(")")
+                push(body if body is not None else "-")
+                push(" ")
+                push(test)
+                push(" (" if i else "(")
+            push(" (")
+            push(n.body)
+        else:
+            raise TypeError(f"not a Core IR node: {n!r}")
