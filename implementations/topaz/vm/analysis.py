@@ -455,14 +455,41 @@ def _children_depth(node: Any) -> list[tuple[Any, int]]:
 
 
 def _children(node: Any, frames: list, lambdas: bool = False) -> list[tuple[Any, list]]:
-    """Children with their frame lists (Lambda bodies only when ``lambdas``)."""
+    """Children with their frame lists (Lambda bodies only when ``lambdas``). The children of
+    one node share one inner frame list, which nobody mutates.
+
+    Spelt out per node type rather than built on ``_children_depth``: two passes call this on
+    every node."""
     t = type(node)
+    if t is ir.App:
+        return [(p, frames) for p in node.parts]
+    if t is ir.If:
+        return [(node.test, frames), (node.then, frames), (node.else_, frames)]
+    if t is ir.Seq:
+        return [(x, frames) for x in node.exprs]
+    if t is ir.Let:
+        out = [(x, frames) for x in node.inits]
+        out.append((node.body, frames + [node]))
+        return out
+    if t is ir.Letrec:
+        inner = frames + [node]
+        out = [(x, inner) for x in node.inits]
+        out.append((node.body, inner))
+        return out
     if t is ir.Lambda:
         return [(node.body, frames + [node])] if lambdas else []
-    out = []
-    for child, extra in _children_depth(node):
-        if extra == 0:
-            out.append((child, frames))
-        elif t is ir.Let or t is ir.Letrec or t is ir.Guard:
-            out.append((child, frames + [node]))
-    return out
+    if t is ir.Guard:
+        inner = frames + [node]
+        out = [(node.body, frames)]
+        for test, body in node.clauses:
+            out.append((test, inner))
+            if body is not None:
+                out.append((body, inner))
+        if node.else_body is not None:
+            out.append((node.else_body, inner))
+        return out
+    if t is ir.SetLocal or t is ir.SetGlobal or t is ir.DefineGlobal:
+        return [(node.value, frames)]
+    if t is ir.ValuesNode:
+        return [(x, frames) for x in node.args]
+    return []
