@@ -67,8 +67,15 @@ class Gen(Calls, Blocks):
 
     def set_site(self, node: Any) -> int:
         site = self.pools.site(node)
-        self.fn.emit(f"_site = {site}")
-        self.fn.assign("_site", self.root)
+        fn = self.fn
+        lines = fn.lines
+        # A record straight after another one in the same block (same level, no header
+        # between) leaves the other dead: nothing can look at the site between two stores.
+        if lines and lines[-1][0] == fn.level and lines[-1][1].startswith("_site = "):
+            lines[-1] = (fn.level, f"_site = {site}")
+        else:
+            fn.emit(f"_site = {site}")
+        fn.assign("_site", self.root)
         return site
 
     # -- the whole program ----------------------------------------------------------------------
@@ -89,13 +96,17 @@ class Gen(Calls, Blocks):
         # The prologue goes first, now that the helpers and globals used are known.
         pro = Fn("_prologue", [], None)
         pro.emit("_site = 0")
+        # Only the runtime entry points and globals the body names (compile time grows with
+        # the source). A substring test can only keep an unused one, never drop a used one.
+        text = "\n".join([line for _, line in root.top] + [line for _, line in root.lines])
         for name in ("call", "tramp", "fault", "e300", "e303", "e320", "e321", "fuel_out",
                      "too_deep", "reraise"):
-            pro.emit(f"_{name} = _rt.{name}")
+            if f"_{name}" in text:
+                pro.emit(f"_{name} = _rt.{name}")
         for prim, h in self.helpers.items():
             pro.emit(f"{h} = _rt.control[{prim!r}]")
         for slot in range(len(self.program.globals)):
-            if self.is_cell(slot):
+            if self.is_cell(slot) and f"g{slot}" in text:
                 pro.emit(f"g{slot} = {self.global_init(slot)}")
         pro.emit("def _site_get():")
         pro.emit(" return _site")
