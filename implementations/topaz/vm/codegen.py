@@ -175,8 +175,7 @@ class Gen(Calls, Blocks):
 
     def charge(self) -> None:
         fn = self.fn
-        fn.emit("_fuel -= 1")
-        fn.emit("if _fuel < 0: _fuel_out()")
+        fn.emit("if (_fuel := _fuel - 1) < 0: _fuel_out()")  # one statement: less to compile
         fn.assign("_fuel", self.root)
 
     def lambda_name(self, lam: ir.Lambda) -> str:
