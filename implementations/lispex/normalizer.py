@@ -228,7 +228,18 @@ class Normalizer(DerivedForms):
         if t is SAtom:
             v = d.value
             if type(v) is Symbol:
-                return self.variable(d, scope)
+                name = v.name
+                if name in FORBIDDEN or name in SYNTACTIC_KEYWORDS:
+                    return self.variable(d, scope)  # its diagnostic
+                # variable() and ref() written out for the most common expression of all.
+                depth = 0
+                while scope is not None:
+                    idx = scope.names.get(name)
+                    if idx is not None:
+                        return ir.Local(depth, idx, name, scope.letrec, d.span)
+                    scope = scope.parent
+                    depth += 1
+                return ir.Global(self.global_slot(name), name, d.span)
             return ir.Const(v, d.span)
         if t is SVector:
             self.check_quoted(d)

@@ -50,7 +50,7 @@ from .meters import FRONTEND, TOKEN, Meter
 from .numparse import parse_number
 from .span import Span
 from .syntax import SAtom, SList, SVector
-from .values import Bytevector, Char, Str, sym
+from .values import Bytevector, Char, Str, Symbol, sym
 
 __all__ = ["ReadResult", "read_source", "read_datum_text"]
 
@@ -229,6 +229,7 @@ def _lex(text: str, file: str, meter: Meter | None) -> tuple[list[tuple], list[s
     header = True
     match = _TOKEN.match
     atom_match = _ATOM.match
+    interned = Symbol._table.get
     try:
         while True:
             m = match(text, pos)
@@ -236,16 +237,20 @@ def _lex(text: str, file: str, meter: Meter | None) -> tuple[list[tuple], list[s
                 break
             k = m.lastindex
             if k == 1:
-                word = m.group(1)
-                s = m.start(1)
-                end = m.end()
+                s, end = m.span(1)  # the token ends the match
+                word = text[s:end]
                 c0 = word[0]
                 if c0 in _DIGITS or (c0 == "-" and len(word) > 1 and word[1] in _DIGITS):
-                    tok: tuple = (_ATOM_T, _number(text, file, s, word), s, end)
+                    if c0 != "0" and len(word) < 19 and word.isascii() and word.isdigit():
+                        # A small natural number (the usual one), as parse_number reads it.
+                        tok: tuple = (_ATOM_T, int(word), s, end)
+                    else:
+                        tok = (_ATOM_T, _number(text, file, s, word), s, end)
                 elif word == ".":
                     tok = (_DOT, None, s, end)
                 else:
-                    tok = (_ATOM_T, sym(word), s, end)
+                    symbol = interned(word)
+                    tok = (_ATOM_T, symbol if symbol is not None else sym(word), s, end)
             elif k == 2:
                 end = m.end()
                 tok = (_OPEN, None, end - 1, end)
