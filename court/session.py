@@ -241,7 +241,9 @@ class CourtSession:
         longer clock. Its new observation replaces the old; a second timeout says so."""
         answered = [m for m, o in observations.items()
                     if o["semantic"]["status"] != "infrastructure-error"]
-        if not answered:
+        if all(observations[m]["semantic"]["status"] == "resource" for m in answered):
+            # Nobody answered, or all that did reached a limit of their own: a longer clock can
+            # only show the program is expensive, which the verdict already says.
             return
         longer = replace(self.limits, timeout=self.limits.timeout * WALL_FACTOR)
         for m, o in list(observations.items()):

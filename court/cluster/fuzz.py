@@ -95,7 +95,9 @@ def run_chunk(job: FuzzJob, index: int, count: int) -> ChunkResult:
         def body(case: Any) -> None:
             digest.update(case.source.encode("utf-8") + b"\0" + (case.input or "").encode()
                           + b"\0")
-            campaign.examine(case)
+            result, wall = campaign._run(case)
+            campaign.stats.eval_seconds += wall  # so that generating is what is left
+            campaign.examine(case, result)
 
         each_case(seed, count, job.only_safe, body)
     return ChunkResult(index, seed, campaign.stats, time.perf_counter() - t0,

@@ -105,7 +105,9 @@ class ShapesMixin:
         result = acc if t in ("int", "num") else \
             (lst if extra and t in ("list", "any") else self.sub(t, d, inner))
         self.tag("form:do-multi" if extra else "form:do")
-        return (f"(do (({i} 0 (+ {i} 1)) ({acc} {self.sub('int', d, s)} "
+        # the step is (- i -1), not (+ i 1): a program may have rebound + (to *, say), and the
+        # loop must still end
+        return (f"(do (({i} 0 (- {i} -1)) ({acc} {self.sub('int', d, s)} "
                 f"(+ {acc} {self.sub('int', d, inner)})){extra}) "
                 f"((>= {i} {limit}) {result}){body})")
 
@@ -132,14 +134,14 @@ class ShapesMixin:
         self.tag("shape:loop-closures-" + shape)
         calls = f"(map (lambda ({f}) ({f})) {fs})"
         if shape == "do":
-            text = (f"(do (({i} 0 (+ {i} 1)) ({fs} '() (cons (lambda () {body}) {fs}))) "
+            text = (f"(do (({i} 0 (- {i} -1)) ({fs} '() (cons (lambda () {body}) {fs}))) "
                     f"((= {i} {n}) (list {calls} {calls} {i})))")
         elif shape == "named-let":
             text = (f"(let {loop} (({i} 0) ({fs} '())) (if (= {i} {n}) (list {calls} {calls}) "
-                    f"({loop} (+ {i} 1) (cons (lambda () {body}) {fs}))))")
+                    f"({loop} (- {i} -1) (cons (lambda () {body}) {fs}))))")
         else:
             j = self.fresh("j")
-            text = (f"(let (({fs} '())) (do (({j} 0 (+ {j} 1))) ((= {j} {n})) (let (({i} {j})) "
+            text = (f"(let (({fs} '())) (do (({j} 0 (- {j} -1))) ((= {j} {n})) (let (({i} {j})) "
                     f"(set! {fs} (cons (lambda () {body}) {fs})))) (list {calls} {calls}))")
         if t in ("list", "any"):
             return text
@@ -229,6 +231,10 @@ class ShapesMixin:
             if shape == "tailloop":  # tens of thousands of transitions: rare too
                 base = 4 if self.on(wanted[shape]) else 0.5
             weight = self.steer.producers.get("shape:" + shape, 1.0)
+            if shape in ("deep", "mutual", "tailloop"):
+                # rare by design, because each costs tens of thousands of transitions: the
+                # steering, which favours what is rare, must not undo that
+                weight = min(weight, 1.0)
             if self.rng.random() * 100 < base * weight and most > 0:
                 most -= 1
                 self.tag("shape:" + shape)

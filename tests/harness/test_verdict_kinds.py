@@ -259,6 +259,19 @@ def test_a_timeout_is_rerun_with_a_longer_clock_before_it_counts(tmp_path, capsy
     assert "3 s" in fault["message"]
 
 
+def test_a_timeout_beside_members_that_reached_a_limit_is_not_rerun(tmp_path, capsys):
+    """A longer clock could only show that the program is expensive: the members that did not
+    time out all ran out of a meter, so the verdict is not-comparable at once."""
+    config = _config(tmp_path, None)
+    code, r = _compare(tmp_path, capsys, config, "flaky",
+                       "(display 'hang-now)\n(let loop () (loop))\n", "--timeout", "1",
+                       "--limit", "machine-transition=1000")
+    assert r["verdict"] == "not-comparable", r
+    faults = [f for o in r["observations"].values() for f in o.get("faults", [])]
+    assert [f["kind"] for f in faults] == ["timeout"]
+    assert "a second time" not in faults[0]["message"]
+
+
 def test_a_run_that_disowns_its_transition_count_compares_the_other_figures():
     inexact = obs(transitions=51)
     inexact["resources"]["meter_exact"] = False
