@@ -21,10 +21,12 @@ from implementations.lispex.primitives import table
 from implementations.lispex.run import NO_INPUT, Prepared
 from implementations.lispex.values import Primitive
 
+from ..common import COMMON_DIR
+from ..common.caller_stack import DEEPER, on_caller_stack
 from .compiler import compile_program
 from .objects import UNBOUND
 from .output import OUTPUT
-from .stack import DEEPER, on_big_stack, on_caller_stack
+from .stack import on_big_stack
 
 VERSION = "0.1.0"
 
@@ -57,7 +59,7 @@ class TopazTreeBackend:
     id = "topaz-tree"
 
     def product_id(self) -> str:
-        return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent)
+        return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent, COMMON_DIR)
 
     def prepare(self, program: Program) -> Prepared:
         prims = primitives()

@@ -26,10 +26,6 @@ BYTES_PER_LEVEL = 64  # generous: a Python-to-Python call uses no C stack at all
 MAX_RECURSION = 2_000_000
 
 _lock = threading.Lock()
-# Frames work on the calling thread may use (see on_caller_stack): CPython's default limit, which
-# the calling thread's stack is made to take.
-CALLER_FRAMES = 1000
-DEEPER = object()  # what on_caller_stack returns when the work needs a big stack
 
 
 def _limit(stack_bytes: int) -> int:
@@ -72,29 +68,3 @@ def on_big_stack(fn: Callable[[], Any]) -> Any:
         outcome[1] = None
         raise error
     return outcome[0]
-
-
-def on_caller_stack(fn: Callable[[], Any]) -> Any:
-    """``fn()`` on the calling thread, or :data:`DEEPER` when it runs out of recursion (or
-    memory) there. Only for work that touches nothing outside itself, so that the caller can do
-    it again from scratch with :func:`on_big_stack` and where it ran never shows; that saves
-    starting a thread for the many programs that nest shallowly. The recursion limit is only
-    ever lowered here, and only when something raised it beyond what the calling thread's stack
-    is known to take.
-    """
-    with _lock:
-        old_limit = sys.getrecursionlimit()
-        frame, depth = sys._getframe(), 0
-        while frame is not None:
-            depth += 1
-            frame = frame.f_back
-        limit = min(old_limit, depth + CALLER_FRAMES)
-        try:
-            if limit != old_limit:
-                sys.setrecursionlimit(limit)
-            return fn()
-        except (RecursionError, MemoryError):
-            return DEEPER
-        finally:
-            if limit != old_limit:
-                sys.setrecursionlimit(old_limit)

@@ -40,6 +40,8 @@ from implementations.lispex.values import (
     list_from,
 )
 
+from ..common import COMMON_DIR
+from ..common.caller_stack import DEEPER, on_caller_stack
 from .analysis import analyse
 from .codegen import Gen
 from .emit import Pools, render
@@ -179,36 +181,14 @@ def run(compiled: Compiled, input_value: Any, ctx: RunContext, meter: Meter) -> 
     return result
 
 
-_lock = threading.Lock()
-# Frames the calling thread may use for building: CPython's default limit, which its stack is
-# made to take. Most programs nest shallowly enough to be built within it.
-CALLER_FRAMES = 1000
-
-
 def build_here(program: Program) -> Compiled | None:
-    """:func:`build` on the calling thread, or None when that runs out of recursion (or memory).
+    """:func:`build` on the calling thread, or None when that runs out of recursion (or memory)
+    and the build must be done again on the big stack."""
+    compiled = on_caller_stack(lambda: build(program, retry=True))
+    return None if compiled is DEEPER else compiled
 
-    Starting a thread with a big stack costs about a tenth of a typical prepare. A build touches
-    nothing outside itself, so one given up is simply done again from scratch on the big stack;
-    where it was built never shows. The recursion limit is only ever lowered here, and only when
-    something raised it beyond what the calling thread's stack is known to take.
-    """
-    with _lock:  # the recursion limit is process-wide
-        old_limit = sys.getrecursionlimit()
-        frame, depth = sys._getframe(), 0
-        while frame is not None:
-            depth += 1
-            frame = frame.f_back
-        limit = min(old_limit, depth + CALLER_FRAMES)
-        try:
-            if limit != old_limit:
-                sys.setrecursionlimit(limit)
-            return build(program, retry=True)
-        except (RecursionError, MemoryError):
-            return None
-        finally:
-            if limit != old_limit:
-                sys.setrecursionlimit(old_limit)
+
+_lock = threading.Lock()
 
 
 def on_big_stack(work: Callable[[], Any]) -> Any:
@@ -253,7 +233,7 @@ class TopazVmBackend:
     id = "topaz-vm"
 
     def product_id(self) -> str:
-        return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent)
+        return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent, COMMON_DIR)
 
     def prepare(self, program: Program) -> Prepared:
         compiled = build_here(program) or on_big_stack(lambda: build(program))
