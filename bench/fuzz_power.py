@@ -115,8 +115,16 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
         record = json.loads(next(save.glob("*.finding.json")).read_text("utf-8"))
         agrees = healthy_agrees(d, found[0], record.get("input"))
         return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, True,
-                       first, len(text), len(parse(text)),
+                       first, len(text), _forms(parse, text),
                        record["signature"]["kind"], agrees, programs, minimized=text)
+
+
+def _forms(parse, text: str) -> int | None:
+    """Top-level forms of a minimised program; None when it does not read (a reader bug's)."""
+    try:
+        return len(parse(text))
+    except Exception:  # noqa: BLE001 - any reader diagnostic
+        return None
 
 
 def healthy_agrees(d: Path, program: Path, input_text: str | None) -> bool:

@@ -217,6 +217,13 @@ class CourtSession:
             return out
         return {m: self.run_member(m, source, input_text, filename) for m in members}
 
+    def use_limits(self, limits: Limits) -> Limits:
+        """Run the next cases under ``limits`` (on every member); returns the limits replaced."""
+        saved, self.limits = self.limits, limits
+        for w in self.workers.values():
+            w.limits = limits
+        return saved
+
     def run_with(self, limits: Limits, member: str, source: bytes, input_text: str | None,
                  filename: str) -> dict[str, Any]:
         """Run one member under other limits (a re-run), then put the session's back."""

@@ -21,7 +21,7 @@ BACKENDS = {"tree": "implementations.tree", "vm": "implementations.vm",
             "topaz-tree": "implementations.topaz.tree", "topaz-vm": "implementations.topaz.vm"}
 FAMILIES = ("control flow", "scoping/set!", "closures", "tail calls", "numerics", "printing",
             "strings/chars", "vectors", "diagnostics and spans", "meters/limits", "call/cc",
-            "dynamic-wind", "handlers", "multiple values", "apply/rest args")
+            "dynamic-wind", "handlers", "multiple values", "apply/rest args", "reader and layout")
 
 
 @dataclass(frozen=True)

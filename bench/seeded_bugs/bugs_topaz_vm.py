@@ -155,3 +155,16 @@ def _dynamic_wind_after_skipped() -> None:
         return value
     runtime.Runtime.p_dynamic_wind = p_dynamic_wind
 
+
+
+@bug("tab-eight-columns", "topaz-vm", "kernel reader", "reader and layout",
+     "a tab advances the column to the next multiple of eight instead of by one",
+     "(define x 1)\n\t(car x)")
+def _tab_eight_columns() -> None:
+    from implementations.lispex import reader
+
+    real = reader._decode
+
+    def decode(data, file, meter):
+        return real(data, file, meter).expandtabs(8)
+    reader._decode = decode

@@ -163,3 +163,16 @@ def _gcd_sign() -> None:
             return out
         return gcd
     patch_primitive("tree", "gcd", make)
+
+
+@bug("crlf-two-lines", "tree", "kernel reader", "reader and layout",
+     "the reader takes the CR of a CRLF for a line break of its own, so every line of a CRLF "
+     "file after the first is reported a line too low", "(define x 1)\r\n(car x)")
+def _crlf_two_lines() -> None:
+    from implementations.lispex import reader
+
+    real = reader._decode
+
+    def decode(data, file, meter):
+        return real(data, file, meter).replace("\r\n", "\n\n")
+    reader._decode = decode

@@ -177,3 +177,15 @@ def _string_length_bytes() -> None:
             return len(text.encode("utf-8")) if type(text) is str else real(s)
         return length
     patch_primitive("vm", "string-length", make)
+
+
+@bug("block-comment-not-nested", "vm", "kernel reader", "reader and layout",
+     "a block comment ends at the first |#, even inside a nested #| ... |#",
+     "(list 1 #| a #| b |# c |# 2)")
+def _block_comment_not_nested() -> None:
+    from implementations.lispex import reader
+
+    def skip(text, file, pos):
+        end = text.find("|#", pos + 2)
+        return end + 2 if end >= 0 else len(text)
+    reader._skip_block_comment = skip

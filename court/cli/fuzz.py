@@ -51,8 +51,12 @@ def finding_argv(finding: Any, res: Any, args: argparse.Namespace) -> list[str] 
     if finding.input is not None:
         argv += ["--input-file", str(input_path)]
     argv += ["--profile", args.profile]
+    own = getattr(finding, "limits", None) or {}  # a corpus mutant's smaller budget
     for text in args.limit:
-        argv += ["--limit", text]
+        if text.partition("=")[0].strip() not in own:
+            argv += ["--limit", text]
+    for axis, n in sorted(own.items()):
+        argv += ["--limit", f"{axis}={n}"]
     argv += ["--timeout", f"{args.timeout:g}"]
     return argv
 

@@ -26,7 +26,7 @@ import random
 import time
 import tomllib
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +134,7 @@ class Finding:
     seconds: float = 0.0  # campaign time to this finding
     same_bug: int = 0  # later cases counted as this bug
     path: Path | None = None
+    limits: dict[str, int] = field(default_factory=dict)  # meter limits it ran under, if its own
 
 
 @dataclass
@@ -222,12 +223,20 @@ class Campaign:
 
     def _run(self, case: Case, confirm: bool = True) -> tuple[CaseResult, float]:
         session = self.free.get()
+        saved = None
         try:
+            if case.limits:
+                meter = dict(session.limits.meter_limits or {})
+                for axis, n in case.limits:  # a cap: a campaign run under less keeps less
+                    meter[axis] = min(n, meter.get(axis, n))
+                saved = session.use_limits(replace(session.limits, meter_limits=meter))
             t0 = time.perf_counter()
             result = session.run_case(case.source.encode("utf-8"), case.input, "fuzz.lspx",
                                       confirm=confirm)
             return result, time.perf_counter() - t0
         finally:
+            if saved is not None:
+                session.use_limits(saved)
             self.free.put(session)
 
     def _draw(self, n: int) -> list[Case]:
@@ -337,9 +346,11 @@ class Campaign:
             return None
         self.seen.add(sid)
         t1 = time.perf_counter()
-        minimized, tests = reduce(case.source, lambda text: self.holds(text, case.input, sig),
-                                  seconds=self.reduce_seconds, max_tests=self.reduce_tests)
-        final = self._run(Case(minimized, case.input, case.features, case.safe))[0]
+        minimized, tests = reduce(
+            case.source, lambda text: self.holds(text, case.input, sig, case.limits),
+            seconds=self.reduce_seconds, max_tests=self.reduce_tests)
+        final = self._run(Case(minimized, case.input, case.features, case.safe,
+                               limits=case.limits))[0]
         s.reduce_seconds += time.perf_counter() - t1
         if self.known and self.known.match(final.observations, final.verdict.factions,
                                            minimized) is not None:
@@ -354,7 +365,8 @@ class Campaign:
             return None
         finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
                           final.observations, tests, case.origin,
-                          s.generated + s.mutated, time.perf_counter() - self.start)
+                          s.generated + s.mutated, time.perf_counter() - self.start,
+                          limits=dict(case.limits))
         self.bugs[bug] = finding
         if self.save_dir is not None:
             finding.path = self.save(finding)
@@ -374,8 +386,9 @@ class Campaign:
                 return finding
         return None
 
-    def holds(self, text: str, input_text: str | None, sig: dict[str, Any]) -> bool:
-        result = self._run(Case(text, input_text, (), False), confirm=False)[0]
+    def holds(self, text: str, input_text: str | None, sig: dict[str, Any],
+              limits: tuple[tuple[str, int], ...] = ()) -> bool:
+        result = self._run(Case(text, input_text, (), False, limits=limits), confirm=False)[0]
         return signature(result) == sig
 
     def save(self, f: Finding) -> Path:
@@ -389,8 +402,9 @@ def save_finding(save_dir: Path, f: Finding, seed: int | None, court: str,
     ``provenance`` adds fields to the record (a cluster campaign names the chunk it came from)."""
     save_dir.mkdir(parents=True, exist_ok=True)
     stem = save_dir / f"fuzz-{f.id}"
+    under = "".join(f"; run with --limit {k}={v}" for k, v in sorted(f.limits.items()))
     stem.with_suffix(".lspx").write_text(
-        f";; found by court fuzz (seed {seed}, {f.origin}); {f.signature['kind']} "
+        f";; found by court fuzz (seed {seed}, {f.origin}{under}); {f.signature['kind']} "
         f"on {f.signature['axis']}\n" + f.minimized, "utf-8")
     if f.input is not None:
         stem.with_suffix(".input").write_text(f.input + "\n", "utf-8")
@@ -398,6 +412,7 @@ def save_finding(save_dir: Path, f: Finding, seed: int | None, court: str,
               "signature_id": f.id, "seed": seed, "court": court, "origin": f.origin,
               "features": list(f.features), "original": f.original,
               "minimized": f.minimized, "input": f.input, "reduce_tests": f.reduce_tests,
+              "meter_limits": dict(sorted(f.limits.items())),
               "observations": {m: {k: o[k] for k in ("semantic", "products") if k in o}
                                for m, o in f.observations.items()}}
     record.update(provenance or {})

@@ -22,13 +22,14 @@ from . import values as V
 from .control import ControlMixin
 from .edges import EdgesMixin
 from .forms import FormsMixin
+from .layout import relayout
 from .shapes import ShapesMixin
 from .signatures import SIGNATURES
 
 FEATURES = ("closures", "recursion", "strings", "lists", "vectors", "floats", "rationals",
             "errors", "handlers", "callcc", "dynwind", "multivalues", "output", "input",
             "chars", "hof", "quasiquote", "loops", "bignums", "state", "rebind", "printer",
-            "edges")
+            "edges", "layout")
 
 # A pair tree four levels deep: every c[ad]{2,4}r is defined on it.
 DEEP = ("'((((1 . 2) . (3 . 4)) . ((5 . 6) . (7 . 8))) . "
@@ -45,6 +46,8 @@ class Case:
     safe: bool
     origin: str = "generated"  # or "mutated:<corpus case>"
     tags: tuple[str, ...] = ()  # the producers, shapes and primitives the program was made of
+    # Meter limits that replace the campaign's for this program (every member sees the same).
+    limits: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass
@@ -441,7 +444,11 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin):
         if not self.safe and self.chance(40):
             forms.append(self.diagnostic(scope))
         forms.append(self.expr(self.pick(TYPES), 3 if small else 3 + self.small(0, 1), scope))
-        return "\n".join(forms) + "\n", input_text
+        source = "\n".join(forms) + "\n"
+        if self.on("layout"):
+            source, used = relayout(source, self.rng)
+            self.tags.update("layout:" + t for t in used)
+        return source, input_text
 
 
 def generate(rng: random.Random, *, only_safe: bool = False,

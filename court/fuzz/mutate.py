@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import values as V
 from .generate import Case
+from .layout import relayout
 from .reduce import Tree, parse, render
 from .signatures import PRIMITIVES
 
@@ -163,6 +164,14 @@ def _rename(t: Tree, old: str, new: str) -> Tree:
             _rename(t[2], old, new) if t[2] is not None else None]
 
 
+# Mutants run under a smaller transition budget than the campaign's. A mutated loop bound runs a
+# loop to the limit; measured on 2,000 programs of seed 1, the 0.45% that did so took 23% of the
+# four members' CPU (the topaz members count a transition per call, so they run furthest). The
+# corpus programs they come from need a few thousand transitions; those that need more than this
+# still run, and a member that stops where others finish is re-run with a raised budget.
+MUTANT_LIMITS: tuple[tuple[str, int], ...] = (("machine-transition", 50_000),)
+
+
 class Mutator:
     def __init__(self, corpus: Path, rng: random.Random) -> None:
         self.rng = rng
@@ -213,8 +222,12 @@ class Mutator:
             if not done:
                 continue
             rel = self.files[i].relative_to(self.root).with_suffix("").as_posix()
-            return Case(render(forms), entry[1], ("mutated",), False, origin=f"mutated:{rel}",
-                        tags=tuple(sorted(set(done))))
+            text = render(forms)
+            if self.rng.randrange(100) < 25:
+                text = relayout(text, self.rng)[0]
+                done.append("mut:layout")
+            return Case(text, entry[1], ("mutated",), False, origin=f"mutated:{rel}",
+                        tags=tuple(sorted(set(done))), limits=MUTANT_LIMITS)
         return None
 
     def _expr_path(self, forms: list[Tree]) -> tuple[int, ...] | None:

@@ -3,11 +3,17 @@
 It removes forms, removes list elements, hoists a subtree in place of its parent, and replaces
 subtrees by simpler values, greedily and repeatedly, keeping each candidate only if it is smaller
 and the predicate (for the court: "still valid, same divergence signature") still holds.
+
+Structural reduction re-renders the program, which loses its layout (comments, line breaks,
+tabs, CRLF). A program that does not read, or whose divergence needs its layout, is reduced as
+text instead: lines are dropped, then runs of whitespace and comments become one space, each
+kept only while the predicate holds.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -109,13 +115,19 @@ def _set(forms: list[Tree], path: tuple[int, ...], value: Tree) -> None:
 def reduce(source: str, predicate: Callable[[str], bool], *, seconds: float = 60.0,
            max_tests: int = 3000) -> tuple[str, int]:
     """The smallest program found and the number of predicate tests run."""
+    deadline = time.monotonic() + seconds
     try:
         forms = parse(source)
     except Exception:  # noqa: BLE001 - an unreadable program cannot be reduced structurally
-        return source, 0
+        return reduce_text(source, predicate, deadline, max_tests)
     best = render(forms)
-    tests = 0
-    deadline = time.monotonic() + seconds
+    if best != source:
+        if not predicate(best):  # the divergence needs the program's layout
+            text, tests = reduce_text(source, predicate, deadline, max_tests - 1)
+            return text, tests + 1
+        tests = 1
+    else:
+        tests = 0
     improved = True
     while improved and tests < max_tests and time.monotonic() < deadline:
         improved = False
@@ -129,4 +141,46 @@ def reduce(source: str, predicate: Callable[[str], bool], *, seconds: float = 60
                 break
             if tests >= max_tests or time.monotonic() >= deadline:
                 break
+    return best, tests
+
+
+_LINES = re.compile(r"(?<=\n)")
+
+
+def reduce_text(source: str, predicate: Callable[[str], bool], deadline: float,
+                max_tests: int) -> tuple[str, int]:
+    """Reduce ``source`` keeping its text: drop runs of lines (halves first, then single
+    lines), then turn each run of whitespace and comments into a single space."""
+    from .layout import separators
+
+    best, tests = source, 0
+
+    def budget() -> bool:
+        return tests < max_tests and time.monotonic() < deadline
+
+    lines = [x for x in _LINES.split(best) if x]
+    size = max(1, len(lines) // 2)
+    while budget():
+        i, changed = 0, False
+        while i < len(lines) and budget():
+            cand = lines[:i] + lines[i + size:]
+            text = "".join(cand)
+            if cand and len(text) < len(best):
+                tests += 1
+                if predicate(text):
+                    lines, best, changed = cand, text, True
+                    continue
+            i += size
+        if not changed:
+            if size == 1:
+                break
+            size = max(1, size // 2)
+    runs = [r for r in separators(best) if best[r[0]:r[1]] != " "]
+    for start, end in reversed(runs):  # from the end, so earlier offsets stay valid
+        if not budget():
+            break
+        text = best[:start] + " " + best[end:]
+        tests += 1
+        if predicate(text):
+            best = text
     return best, tests

@@ -81,3 +81,28 @@ def test_members_out_of_budget_beside_limited_ones_are_not_infrastructure():
     crashed = dict(limited, **{"topaz-tree": obs("infrastructure-error", "crash")})
     assert not _over_budget(crashed)
     assert not _over_budget({"tree": obs("infrastructure-error", "timeout")})
+
+
+def test_mutants_run_under_their_own_transition_cap_on_every_member():
+    """A corpus mutant whose loop bound was mutated runs to the limit: it gets a smaller budget
+    than generated programs, the same on every member, and the session's limits come back."""
+    from court.fuzz.generate import Case
+    from court.fuzz.mutate import MUTANT_LIMITS
+
+    cap = dict(MUTANT_LIMITS)["machine-transition"]
+    res = resolve(load_config(None), "tree-rust")
+    limits = Limits(timeout=30, profile="lispex-generated-11088/v1")
+    with CourtSession(res, limits) as session:
+        c = Campaign(session, None, {}, seed=1)
+        endless = "(define (spin n) (spin (+ n 1)))\n(spin 0)\n"
+        mutant = Case(endless, None, ("mutated",), False, origin="mutated:x",
+                      limits=MUTANT_LIMITS)
+        result, _ = c._run(mutant)
+        assert session.limits is limits
+        generated, _ = c._run(Case(endless, None, (), False))
+    for m, o in result.observations.items():
+        ran = o["resources"]["limits"]["machine-transition-limit"]
+        assert ran == cap, (m, o["resources"])
+        assert o["semantic"]["status"] == "resource", m
+    for m, o in generated.observations.items():
+        assert o["resources"]["limits"]["machine-transition-limit"] == 400_000, m
