@@ -44,7 +44,7 @@ AXIS_CLASS = {"status": "outcome", "exit_status": "outcome", "stdout": "output",
               "diagnostic_code": "diagnostic", "diagnostic_phase": "diagnostic",
               "diagnostic_span": "span", "resource_outcome": "outcome", "meters": "meters"}
 BLOCK = 32
-CENSUS_EVERY = 4  # the Core IR census costs a normalisation: every 4th program is walked
+CENSUS_EVERY = 8  # the Core IR census costs a normalisation: every 8th program is walked
 # Forms that route values rather than compute them: a bug seen through `cond` in one minimised
 # program and through `if` in another is still one bug.
 BORING = {"define", "display", "write", "newline", "println", "begin", "quote", "lambda",

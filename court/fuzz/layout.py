@@ -16,8 +16,7 @@ one symbol). The program means what it meant; only its spans move.
 from __future__ import annotations
 
 import random
-
-DELIMITERS = set(" \t\r\n()[]{}\";'`,|")
+import re
 
 # (text, tag); each begins and ends with whitespace or a line break.
 SEPARATORS = [
@@ -35,87 +34,66 @@ HEADERS = [(";! lispex 1.1\n", "pragma"), (";! compat: r5rs\n", "pragma"),
            ("#| a header\n   block |#\n", "block-lines"), ("\r\n", "crlf"), ("\n\n", "newline")]
 
 
+# One token of layout's view of the text. A block comment is matched by its opening only; its
+# (nestable) end is found by _block_end.
+_TOKEN = re.compile(r"""
+    (?P<ws>[ \t\r\n]+)
+  | (?P<str>"(?:[^"\\]|\\.)*"?)
+  | (?P<line>;[^\n]*\n?)
+  | (?P<block>\#\|)
+  | (?P<char>\#\\.[^ \t\r\n()\[\]{}";'`,|]*)
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<other>[^ \t\r\n"();\#]+|\#)
+""", re.S | re.X)
+_BLOCK_MARK = re.compile(r"\#\||\|\#")
+
+
+def _block_end(text: str, pos: int) -> int:
+    depth = 1
+    for m in _BLOCK_MARK.finditer(text, pos + 2):
+        depth += 1 if m.group() == "#|" else -1
+        if depth == 0:
+            return m.end()
+    return len(text)
+
+
+def _tokens(text: str):
+    """(kind, start, end) of each token: ws, str, line, block, char, open, close, other."""
+    i, n, match = 0, len(text), _TOKEN.match
+    while i < n:
+        m = match(text, i)
+        kind = m.lastgroup
+        end = _block_end(text, i) if kind == "block" else m.end()
+        yield kind, i, end
+        i = end
+
+
 def gaps(text: str) -> list[tuple[int, int]]:
     """Where layout may change: (start, end) of each whitespace run outside literals and
-    comments, and the empty gap just inside each parenthesis."""
+    comments, and the empty gap just inside each parenthesis. A line comment's closing line
+    break belongs to the comment: replacing it would pull the next line into the comment."""
     out: list[tuple[int, int]] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in " \t\r\n":
-            j = i
-            while j < n and text[j] in " \t\r\n":
-                j += 1
-            out.append((i, j))
-            i = j
-        elif c == "(":
-            out.append((i + 1, i + 1))
-            i += 1
-        elif c == ")":
-            if not out or out[-1][1] != i:
-                out.append((i, i))
-            i += 1
-        else:
-            # A literal or a comment is skipped whole; a comment's closing line break with it,
-            # since replacing that would pull the next line into the comment.
-            j = _skip(text, i)
-            i = j if j is not None else i + 1
+    for kind, start, end in _tokens(text):
+        if kind == "ws":
+            out.append((start, end))
+        elif kind == "open":
+            out.append((end, end))
+        elif kind == "close" and (not out or out[-1][1] != start):
+            out.append((start, start))
     return out
 
 
 def separators(text: str) -> list[tuple[int, int]]:
     """(start, end) of each maximal run of whitespace and comments outside literals."""
     out: list[tuple[int, int]] = []
-    i, n = 0, len(text)
-    run = -1  # where the current run began, or -1
-    while i < n:
-        c = text[i]
-        j = _skip(text, i)
-        if j is not None and c != '"' and not text.startswith("#\\", i):
-            if run < 0:
-                run = i
-            i = j
-            continue
-        if run >= 0:
-            out.append((run, i))
-            run = -1
-        i = j if j is not None else i + 1
-    if run >= 0:
-        out.append((run, n))
-    return out
-
-
-def _skip(text: str, i: int) -> int | None:
-    """The end of the whitespace, comment, string or character literal at ``i``; None for
-    anything else."""
-    n = len(text)
-    c = text[i]
-    if c in " \t\r\n":
-        return i + 1
-    if c == '"':
-        i += 1
-        while i < n and text[i] != '"':
-            i += 2 if text[i] == "\\" else 1
-        return min(i + 1, n)
-    if c == ";":
-        end = text.find("\n", i)
-        return n if end < 0 else end + 1
-    if text.startswith("#|", i):
-        depth, i = 1, i + 2
-        while i < n and depth:
-            if text.startswith("|#", i):
-                depth, i = depth - 1, i + 2
-            elif text.startswith("#|", i):
-                depth, i = depth + 1, i + 2
+    for kind, start, end in _tokens(text):
+        if kind in ("ws", "line", "block"):
+            if out and out[-1][1] == start:
+                out[-1] = (out[-1][0], end)
             else:
-                i += 1
-        return i
-    if text.startswith("#\\", i):
-        i += 3
-        while i < n and text[i] not in DELIMITERS:
-            i += 1
-        return i
-    return None
+                out.append((start, end))
+    return out
 
 
 def relayout(text: str, rng: random.Random, share: int = 35) -> tuple[str, set[str]]:
@@ -124,9 +102,9 @@ def relayout(text: str, rng: random.Random, share: int = 35) -> tuple[str, set[s
     tags: set[str] = set()
     pieces: list[str] = []
     last = 0
-    for start, end in gaps(text):
-        if rng.randrange(100) >= share:
-            continue
+    where = gaps(text)
+    count = min(len(where), round(len(where) * share / 100 * (0.5 + rng.random())))
+    for start, end in sorted(rng.sample(where, count)):
         sep, tag = rng.choice(SEPARATORS)
         pieces.append(text[last:start])
         pieces.append(sep)
