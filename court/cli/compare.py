@@ -53,11 +53,29 @@ def resolution(args: argparse.Namespace, court: str | None = None):
         raise UsageError(f"court: {e}") from None
 
 
+def known_difference(res: Any, case: Any, source: bytes) -> dict[str, str] | None:
+    """The witness's listed difference that explains this case's disagreement, as `court run`
+    and `court fuzz` apply it; None when there is none (or no witness)."""
+    from ..differences import KnownDifferences
+
+    known = KnownDifferences.for_products(res.products)
+    v = case.verdict
+    if not known or v.kind not in FINDING_KINDS:
+        return None
+    text = source.decode("utf-8", "replace")
+    d = known.match(case.observations, v.factions, text) or \
+        known.match_resource(case.observations, text)
+    if d is None:
+        return None
+    member = next((m for m, entries in known.by_member.items() if d in entries), "?")
+    return {"id": d.id, "member": member, "side": d.side, "title": d.title}
+
+
 def exit_code(result: dict[str, Any], strict: bool) -> int:
     if result["status"] == "unavailable":
         return EXIT_HARNESS
     verdict = result["verdict"]
-    if verdict == "agree":
+    if verdict == "agree" or result.get("known_difference"):
         return EXIT_AGREE
     if verdict in FINDING_KINDS:
         return EXIT_DISAGREE
@@ -91,6 +109,9 @@ def run_compare(args: argparse.Namespace) -> int:
             with CourtSession(res, limits, jobs=args.jobs) as session:
                 case = session.run_case(source, input_text, Path(args.program).name)
             result = result_json(res.court, case, session.cleanup_faults, res.lineages())
+            known = known_difference(res, case, source)
+            if known is not None:
+                result["known_difference"] = known
         except InputRejected as e:
             raise UsageError(f"court: invalid input datum: {e}") from None
     if args.json:
@@ -99,6 +120,11 @@ def run_compare(args: argparse.Namespace) -> int:
         from .render import render
 
         render(result, term, wide=args.wide)
+        known = result.get("known_difference")
+        if known:
+            term.line(f"known difference {known['id']} of {known['member']}: {known['title']} "
+                      "(listed, so not a failure; see its known-differences file)",
+                      style="yellow")
         if result.get("verdict") == "not-comparable" and not args.strict:
             term.line("warning: not comparable; exit 0 (use --strict to fail)", style="yellow")
     return exit_code(result, args.strict)

@@ -298,7 +298,8 @@ class ShapesMixin:
         """Non-tail recursion near the recursion limit (10,000 nested calls); past it now and
         then, which ends the run with the recursion-limit resource outcome."""
         f, n = self.fresh("deep"), self.fresh("n")
-        depth = self.pick([100, 500, 2000, 9000, 9990, 9997, 9998, 9999])
+        # Most often one below the limit, where an off-by-one in counting the depth shows.
+        depth = self.pick([100, 500, 9990, 9998, 9999, 9999])
         if not self.safe and self.chance(30):
             depth = self.pick([10000, 10001, 10500])
         kind = self.pick(["count", "build", "sum"])

@@ -140,6 +140,28 @@ def test_witness_is_available_with_guile_and_agrees_on_an_example(capsys):
 
 
 @needs_guile
+def test_compare_names_a_listed_difference_and_does_not_fail_on_it(tmp_path, capsys):
+    """`court compare` applies the witness's known differences as `run` and `fuzz` do: the
+    members still disagree (the verdict says so), the entry that explains it is named, and the
+    exit status is 0; a new difference still fails."""
+    listed = tmp_path / "listed.lspx"
+    listed.write_text("(expt 0.0 0)\n")
+    code = main(["compare", str(listed), "--court", "witness", "--json"])
+    r = json.loads(capsys.readouterr().out)
+    assert r["verdict"] == "disagree", r
+    assert r["known_difference"]["id"] == "expt-zero-exponent-exactness"
+    assert r["known_difference"]["member"] == "guile"
+    assert code == 0
+    code = main(["compare", str(listed), "--court", "witness", "--plain"])
+    out = capsys.readouterr().out
+    assert code == 0 and "known difference expt-zero-exponent-exactness of guile" in out, out
+    agreed = tmp_path / "agreed.lspx"
+    agreed.write_text("(+ 1 2)\n")
+    assert main(["compare", str(agreed), "--court", "witness", "--json"]) == 0
+    assert "known_difference" not in json.loads(capsys.readouterr().out)
+
+
+@needs_guile
 def test_the_witness_sandbox_and_fresh_environment_per_case():
     res = resolve(load_config(search_cwd=False), impls=["guile"])
     with CourtSession(res, Limits(timeout=60)) as s:
