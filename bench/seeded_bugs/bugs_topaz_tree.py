@@ -170,3 +170,24 @@ def _do_no_step_reinit() -> None:
                       d.tail, d.span)
         return real(self, d, scope, tail)
     cls.form_do = form_do
+
+
+@bug("exact-truncates", "topaz-tree", "kernel primitives", "numerics",
+     "exact of a non-integral float truncates it to an integer instead of giving the ratio",
+     "(list (exact 0.5) (exact -2.25) (exact 3.0))")
+def _exact_truncates() -> None:
+    def make(real):
+        def exact(x):
+            if type(x) is float and math.isfinite(x) and not x.is_integer():
+                return real(float(math.trunc(x)))
+            return real(x)
+        return exact
+    patch_primitive("topaz-tree", "exact", make)
+
+
+@bug("whitespace-no-tab", "topaz-tree", "kernel primitives", "strings/chars",
+     "char-whitespace? is false for a tab", "(list (char-whitespace? #\\tab) (char-whitespace? #\\space))")
+def _whitespace_no_tab() -> None:
+    def make(real):
+        return lambda c: False if getattr(c, "code", None) == 9 else real(c)
+    patch_primitive("topaz-tree", "char-whitespace?", make)

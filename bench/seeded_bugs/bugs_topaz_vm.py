@@ -168,3 +168,17 @@ def _tab_eight_columns() -> None:
     def decode(data, file, meter):
         return real(data, file, meter).expandtabs(8)
     reader._decode = decode
+
+
+@bug("list-tail-whole", "topaz-vm", "kernel primitives", "vectors",
+     "list-tail of a list by its own length is out of range instead of giving '()",
+     "(list (list-tail '(1 2) 2) (list-tail '(1 2 3) 1))")
+def _list_tail_whole() -> None:
+    def make(real):
+        def tail(lst, k):
+            n, cur = 0, lst
+            while hasattr(cur, "cdr"):
+                n, cur = n + 1, cur.cdr
+            return real(lst, k + 1) if type(k) is int and k > 0 and k == n else real(lst, k)
+        return tail
+    patch_primitive("topaz-vm", "list-tail", make)

@@ -176,3 +176,10 @@ def _crlf_two_lines() -> None:
     def decode(data, file, meter):
         return real(data, file, meter).replace("\r\n", "\n\n")
     reader._decode = decode
+
+
+@bug("exact-integer-float", "tree", "kernel primitives", "numerics",
+     "exact-integer? is true of an inexact integral number", "(list (exact-integer? 2.0) (exact-integer? 2))")
+def _exact_integer_float() -> None:
+    patch_primitive("tree", "exact-integer?",
+                    lambda real: lambda x: True if type(x) is float and x.is_integer() else real(x))

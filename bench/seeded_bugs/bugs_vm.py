@@ -189,3 +189,47 @@ def _block_comment_not_nested() -> None:
         end = text.find("|#", pos + 2)
         return end + 2 if end >= 0 else len(text)
     reader._skip_block_comment = skip
+
+
+@bug("let-star-outer-scope", "vm", "kernel normalizer", "scoping/set!",
+     "let* compiles every init in the scope outside the let*, so an init that names an outer "
+     "variable reads whatever binding now sits at its depth",
+     "(define (f a) (let* ((b 10) (c (+ a 1))) (list a b c)))\n(f 5)")
+def _let_star_outer_scope() -> None:
+    from implementations.lispex import core_ir as ir
+    from implementations.lispex.scopes import Scope
+
+    cls = _derived_class()
+
+    def form_let_star(self, d, scope, tail):
+        pairs = self.bindings(d.items[1], "let*") if len(d.items) >= 3 else None
+        if not pairs:
+            return real(self, d, scope, tail)
+        inits, cur = [], scope
+        for atom, v in pairs:
+            name = self.binder(atom)
+            inits.append(self.named_expr(v, scope, name))  # the bug: scope, not cur
+            cur = Scope([name], cur)
+        node = self.body(d.items[2:], cur, tail, d.span)
+        for init in reversed(inits):
+            node = ir.Let([init], node, d.span)
+        return node
+    real = cls.form_let_star
+    cls.form_let_star = form_let_star
+
+
+@bug("string-number-prefix", "vm", "kernel primitives", "numerics",
+     "string->number reads the leading digits of a string and ignores the rest",
+     '(list (string->number "12abc") (string->number "7 8"))')
+def _string_number_prefix() -> None:
+    import re as _re
+
+    def make(real):
+        def parse(s, *radix):
+            text = getattr(s, "s", None)
+            m = _re.match(r"-?[0-9]+", text) if type(text) is str and not radix else None
+            if m and m.end() < len(text):
+                return int(m.group())
+            return real(s, *radix)
+        return parse
+    patch_primitive("vm", "string->number", make)

@@ -40,6 +40,25 @@ MIXED = ["1", "1.0", "1/3", "0.3333333333333333", "9007199254740993", "900719925
          "-0.0", "0", "1e21", "1000000000000000000000", "1/2", "0.5", "(expt 2 70)",
          "1180591620717411303424.0"]
 
+# The one-argument type and sign predicates, and values on the borders between types. The
+# numbers come first: the sign and parity predicates are drawn over them only.
+PREDICATES = ["number?", "integer?", "rational?", "real?", "complex?", "exact?", "inexact?",
+              "exact-integer?", "zero?", "positive?", "negative?", "boolean?", "char?",
+              "string?", "symbol?", "procedure?", "list?", "pair?", "null?", "vector?",
+              "bytevector?", "empty?", "error-object?"]
+NUMBERS_ONLY = {"zero?", "positive?", "negative?", "exact?", "inexact?"}
+BORDER_VALUES = ["2.0", "-0.0", "0.0", "1/2", "4/2", "0", "-1", "1e21", "(expt 2 64)",
+                 "'()", "'(1 . 2)", "'(1)", "\"a\"", "#\\a", "'a", "#()", "#u8()", "car",
+                 "(lambda () 1)", "#f", "\"\""]
+# Characters on the borders of the classes: every whitespace, digits and letters of both cases
+# in and beyond ASCII, a letter with no case, punctuation.
+BORDER_CHARS = ["#\\space", "#\\tab", "#\\newline", "#\\return", "#\\x0", "#\\a", "#\\Z",
+                "#\\0", "#\\9", "#\\é", "#\\É", "#\\ß", "#\\x3bb", "#\\x5d0", "#\\x663",
+                "#\\_", "#\\x7f", "#\\xa0"]
+CHAR_CLASSES = ["char-alphabetic?", "char-numeric?", "char-whitespace?", "char-upper-case?",
+                "char-lower-case?", "char-upcase", "char-downcase", "char-foldcase",
+                "char->integer"]
+
 # One-argument (or no-argument) calls on empty or single things.
 EMPTIES = ["(apply + '())", "(apply * '())", "(string-append)", "(append)", "(append '() 5)",
            "(append '(1) '() '(2))", "(list-copy '())", "(reverse '())", "(vector->list #())",
@@ -113,7 +132,7 @@ class EdgesMixin:
     def edge_call(self, d: int, s: Scope) -> str:
         family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
                             "compare", "empty", "rounding", "equality", "equality", "arity",
-                            "arity", "quasi"])
+                            "arity", "quasi", "predicate", "predicate"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in ("index", "span", "rounding") and (self.safe or self.chance(60)):
@@ -198,6 +217,19 @@ class EdgesMixin:
             return f"({self.pick(CHAR_COMPARE)} {a} {b}{more})"
         args = " ".join(self.pick(MIXED) for _ in range(self.small(2, 3)))
         return f"({self.pick(NUM_COMPARE)} {args})"
+
+    def edge_predicate(self, d: int, s: Scope) -> str:
+        """Type and sign predicates on the values at the borders between types: an integral
+        float is an integer but not an exact one, -0.0 is zero but not negative, '() is a list
+        and not a pair, a one-character string is not a character."""
+        kind = self.pick(["number", "other", "char"])
+        if kind == "number":
+            values, preds = BORDER_VALUES[:9], PREDICATES
+        elif kind == "other":
+            values, preds = BORDER_VALUES[9:], [p for p in PREDICATES if p not in NUMBERS_ONLY]
+        else:
+            values, preds = BORDER_CHARS, CHAR_CLASSES
+        return f"(map {self.pick(preds)} (list {' '.join(values)}))"
 
     def edge_empty(self, d: int, s: Scope) -> str:
         return self.pick(EMPTIES)

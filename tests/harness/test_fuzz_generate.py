@@ -84,7 +84,7 @@ def test_the_language_is_covered():
                    "edge:empty", "edge:rounding", "shape:compose-return-through-guard",
                    "shape:compose-escape-then-raise", "shape:compose-handler-escapes",
                    "shape:compose-escape-out-of-wind", "shape:tailloop", "edge:equality",
-                   "edge:arity", "edge:quasi", "shape:loop-closures-do",
+                   "edge:arity", "edge:quasi", "edge:predicate", "shape:loop-closures-do",
                    "shape:loop-closures-named-let", "form:do-no-step"]:
         assert wanted in tags, wanted
 
