@@ -209,6 +209,8 @@ class Campaign:
         self.steer = steer
         self.source = ProgramSource(seed, only_safe=only_safe, corpus=corpus,
                                     mutate_percent=mutate_percent)
+        # Read once: a session's limits change while it runs a case under its own.
+        self.base_meter = dict(self.session.limits.meter_limits or {})
         self.free: queue.Queue[CourtSession] = queue.Queue()
         for s in self.sessions:
             self.free.put(s)
@@ -227,8 +229,7 @@ class Campaign:
         try:
             if case.limits:
                 meter = dict(session.limits.meter_limits or {})
-                for axis, n in case.limits:  # a cap: a campaign run under less keeps less
-                    meter[axis] = min(n, meter.get(axis, n))
+                meter.update(self._own_limits(case))
                 saved = session.use_limits(replace(session.limits, meter_limits=meter))
             t0 = time.perf_counter()
             result = session.run_case(case.source.encode("utf-8"), case.input, "fuzz.lspx",
@@ -238,6 +239,12 @@ class Campaign:
             if saved is not None:
                 session.use_limits(saved)
             self.free.put(session)
+
+    def _own_limits(self, case: Case) -> dict[str, int]:
+        """The meter limits a case runs under that are not the campaign's: its own caps (a
+        campaign run under less keeps less)."""
+        base = self.base_meter
+        return {axis: min(n, base.get(axis, n)) for axis, n in case.limits}
 
     def _draw(self, n: int) -> list[Case]:
         t0 = time.perf_counter()
@@ -366,7 +373,7 @@ class Campaign:
         finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
                           final.observations, tests, case.origin,
                           s.generated + s.mutated, time.perf_counter() - self.start,
-                          limits=dict(case.limits))
+                          limits=self._own_limits(case))
         self.bugs[bug] = finding
         if self.save_dir is not None:
             finding.path = self.save(finding)

@@ -106,3 +106,20 @@ def test_mutants_run_under_their_own_transition_cap_on_every_member():
         assert o["semantic"]["status"] == "resource", m
     for m, o in generated.observations.items():
         assert o["resources"]["limits"]["machine-transition-limit"] == 400_000, m
+
+
+def test_a_campaign_under_a_smaller_budget_keeps_it_for_mutants():
+    from court.fuzz.generate import Case
+    from court.fuzz.mutate import MUTANT_LIMITS
+
+    res = resolve(load_config(None), "tree-rust")
+    limits = Limits(timeout=30, profile="lispex-generated-11088/v1",
+                    meter_limits={"machine-transition": 20_000})
+    with CourtSession(res, limits) as session:
+        c = Campaign(session, None, {}, seed=1)
+        mutant = Case("(define (spin n) (spin (+ n 1)))\n(spin 0)\n", None, ("mutated",),
+                      False, origin="mutated:x", limits=MUTANT_LIMITS)
+        result, _ = c._run(mutant)
+        assert c._own_limits(mutant) == {"machine-transition": 20_000}
+    for m, o in result.observations.items():
+        assert o["resources"]["limits"]["machine-transition-limit"] == 20_000, m
