@@ -51,7 +51,7 @@ def finding_argv(finding: Any, res: Any, args: argparse.Namespace) -> list[str] 
     if finding.input is not None:
         argv += ["--input-file", str(input_path)]
     argv += ["--profile", args.profile]
-    own = getattr(finding, "limits", None) or {}  # a corpus mutant's smaller budget
+    own = finding.limits  # a corpus mutant's smaller budget
     for text in args.limit:
         if text.partition("=")[0].strip() not in own:
             argv += ["--limit", text]

@@ -6,8 +6,9 @@ running a program is only calling closures.
 
 The run's mutable state (non-tail depth, transition count, the span of the last application)
 lives in cells of :func:`compile_program`: a closure updates a cell faster than anything else,
-which is why applications (the hot path) and ``guard`` are built in here while the other nodes
-come from :mod:`.nodes`. Control code reaches the same state through :class:`Runtime`.
+which is why applications (the hot path) are built in here while the other nodes come from
+:mod:`.nodes` and ``guard`` from :mod:`.guard`. Control code reaches the same state through
+:class:`Runtime`.
 
 Tail calls: an application in tail position returns ``(body, frame)`` instead of calling; the
 nearest non-tail caller loops until it holds a value (see :mod:`.objects`). Escapes and guard
@@ -33,6 +34,7 @@ from .analysis import Scope, SingleValued, assigned_slots, here
 from .calling import bind, bounce, prim_arity_error, unbound
 from .control import Runtime
 from .fastops import BINARY, UNARY
+from .guard import compile_guard
 from .nodes import NodeCompiler, multiple
 from .objects import (
     UNBOUND,
@@ -40,8 +42,6 @@ from .objects import (
     Closure,
     Continuation,
     ContinuationInvoked,
-    GuardToken,
-    GuardUnwind,
 )
 
 Code = Callable[[Any], Any]
@@ -539,46 +539,8 @@ def compile_program(program: ir.Program, prims: dict[str, Primitive]) -> Runner:
             return c_prim_app(n, p, sc)
         return c_call(n, sc)
 
-    # -- guard ---------------------------------------------------------------------------------
-
     def c_guard(n: ir.Guard, sc: Scope) -> Code:
-        body = nodes.comp(n.body, sc)
-        inner = sc.bind(1)  # the clauses' frame: the condition
-        slot = inner.base
-        clauses = [(nodes.comp(t, inner), t.span, single(t),
-                    None if b is None else nodes.comp(b, inner)) for t, b in n.clauses]
-        else_ = None if n.else_body is None else nodes.comp(n.else_body, inner)
-
-        def guard(e: Any) -> Any:
-            nonlocal depth
-            saved, saved_depth = rt.handlers, depth
-            token = GuardToken()
-            rt.handlers = (token, saved)
-            try:
-                try:
-                    v = body(e)
-                    if type(v) is tuple:
-                        v = bounce(v)
-                except LispexError as err:
-                    control.fault(rt, err)
-            except GuardUnwind as g:
-                if g.token is not token:
-                    raise
-                # Unwound to this guard: its handler is gone, the depth is the guard's own.
-                rt.handlers, depth = saved, saved_depth
-                e[slot] = g.payload
-                for test, tspan, test_single, clause_body in clauses:
-                    t = test(e)
-                    if not test_single and type(t) is Values:
-                        raise multiple(tspan, t) from None
-                    if t is not False:
-                        return t if clause_body is None else clause_body(e)
-                if else_ is not None:
-                    return else_(e)
-                return control.signal(rt, g.payload, g.continuable, g.span)
-            rt.handlers = saved
-            return v
-        return guard
+        return compile_guard(n, sc, nodes.comp, single, rt)
 
     nodes = NodeCompiler(gv, fixed, prims, single, c_app, c_guard, c_if)
     forms = []
