@@ -107,7 +107,8 @@ def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: A
     out.print(f"cluster: {spec.label()}, {result.workers} workers, {result.figures.tasks} tasks "
               f"({result.chunks} chunks), retried tasks {result.figures.retried}")
     out.print(f"programs generated: {s.generated} in {elapsed:.1f} s "
-              f"({s.generated / max(elapsed, 1e-9):.1f} cases/s)")
+              f"({s.generated / max(elapsed, 1e-9):.1f} cases/s), after "
+              f"{result.warm_seconds:.1f} s starting the workers' court sessions")
     out.print(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
               f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
               f"quarantined {s.quarantined}, duplicates {s.duplicates}")

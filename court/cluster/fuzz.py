@@ -64,6 +64,7 @@ class CampaignResult:
     generate_seconds: float  # summed over workers, like eval_seconds and reduce_seconds
     chunks: int
     digests: dict[int, str] = field(default_factory=dict)
+    warm_seconds: float = 0.0  # starting the workers' court sessions, before wall_seconds
 
 
 def chunk_seed(campaign_seed: int, index: int) -> int:
@@ -137,6 +138,7 @@ def run_campaign(conn: Connection, job: FuzzJob, *, examples: int | None,
     """Run chunks until ``examples`` programs (or ``seconds``) are done; the client side."""
     if examples is None and seconds is None:
         raise ValueError("a campaign needs a budget: examples or seconds")
+    warm_seconds = warm_workers(conn, job)
     start = time.perf_counter()
     pool = TaskPool(conn.client, prefix=f"fuzz{job.seed}")
     window = 2 * conn.threads()
@@ -207,4 +209,19 @@ def run_campaign(conn: Connection, job: FuzzJob, *, examples: int | None,
         pool.cancel()
         raise
     return CampaignResult(total, pool.figures, conn.workers(), time.perf_counter() - start,
-                          gen_seconds, len(digests), digests)
+                          gen_seconds, len(digests), digests, warm_seconds)
+
+
+def warm_workers(conn: Connection, job: FuzzJob) -> float:
+    """Start every connected worker's court session at once, before the campaign's clock starts
+    (as starting the cluster is left out of it); returns the seconds it took. A worker that
+    cannot warm up is left to start its session on its first chunk, as it would without this:
+    warming changes when the work is done, never what is done."""
+    from . import hosted
+
+    t0 = time.perf_counter()
+    try:
+        conn.client.run(hosted.warm, job.resolution, job.limits)
+    except Exception:  # noqa: BLE001, S110 - a dead or departing worker: its chunks go elsewhere
+        pass
+    return time.perf_counter() - t0

@@ -70,6 +70,15 @@ def session(resolution: Resolution, limits: Limits, jobs: int = 1) -> Iterator[C
                 _idle.setdefault(key, []).append(s)
 
 
+def warm(resolution: Resolution, limits: Limits, jobs: int = 1) -> None:
+    """Start this worker's session for a kind of work ahead of its first task, so that the
+    court's implementation workers start while the client is still getting ready rather than
+    inside the first chunk. Only speed depends on it: a member that fails to start keeps its
+    fault for its first request, which reports it as that member's result."""
+    with session(resolution, limits, jobs) as s:
+        s.warm()
+
+
 def _close(s: CourtSession) -> None:
     s.close()
     with _lock:

@@ -128,7 +128,93 @@ class Machine(Control):
                                 vals = []
                                 i = 0
                                 mode = ARGS
-                            elif t is If or t is Let or t is Seq:
+                            elif t is If:
+                                # The test alone, as for a let's inits below: a leaf or a
+                                # primitive applied to leaves is decided here, anything else is
+                                # evaluated under the F_IF frame, from the frame path's state.
+                                x = node.test
+                                tx = type(x)
+                                if tx is App:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    iv = []
+                                    for y in x.parts:
+                                        ty = type(y)
+                                        if ty is Local:
+                                            e = env
+                                            d = y.depth
+                                            while d:
+                                                e = e[0]
+                                                d -= 1
+                                            v = e[y.index + 1]
+                                            if v is UNINIT:
+                                                raise _uninit(y)
+                                        elif ty is Const:
+                                            v = y.value
+                                        elif ty is Global:
+                                            v = gv[y.slot]
+                                            if v is UNBOUND:
+                                                raise _unbound(y)
+                                        else:
+                                            break
+                                        iv.append(v)
+                                    else:
+                                        fn = iv[0]
+                                        if type(fn) is Primitive and not fn.backend:
+                                            site = x
+                                            steps += 1
+                                            if steps > slimit:
+                                                raise self.exhausted()
+                                            na = len(iv) - 1
+                                            if not (na >= fn.min_args
+                                                    and (fn.max_args < 0 or na <= fn.max_args)):
+                                                raise _prim_arity(fn, na)
+                                            if fn.needs_context:
+                                                ctx.site = x.span
+                                                v = fn.fn(ctx, *iv[1:])
+                                            elif na == 2:
+                                                v = fn.fn(iv[1], iv[2])
+                                            elif na == 1:
+                                                v = fn.fn(iv[1])
+                                            else:
+                                                v = fn.fn(*iv[1:])
+                                            if type(v) is Values:
+                                                raise _mv(x.span, v)
+                                            node = node.else_ if v is False else node.then
+                                            continue
+                                    k.append((F_IF, node, env))
+                                    node = x
+                                    vals = iv
+                                    i = len(iv)
+                                    mode = ARGS
+                                    continue
+                                if tx is Local:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    e = env
+                                    d = x.depth
+                                    while d:
+                                        e = e[0]
+                                        d -= 1
+                                    v = e[x.index + 1]
+                                    if v is UNINIT:
+                                        raise _uninit(x)
+                                    if type(v) is Values:
+                                        raise _mv(x.span, v)
+                                    node = node.else_ if v is False else node.then
+                                    continue
+                                if tx is Const:
+                                    steps += 1
+                                    if steps > slimit:
+                                        raise self.exhausted()
+                                    node = node.else_ if x.value is False else node.then
+                                    continue
+                                k.append((F_IF, node, env))
+                                node = x
+                                continue
+                            elif t is Let or t is Seq:
                                 # An if's test, a let's inits and all but the last expression of
                                 # a sequence that are leaves, lambdas or primitives applied to
                                 # leaves are evaluated here without a frame, with the same

@@ -103,6 +103,7 @@ class TreeGen:
         }
         self.lams = lams
         self.count = 0
+        self.names: dict[str, Any] = {}
         kernel = table.kernel_implementations()
         self.kernel_fn = {name: fn for name, (fn, _) in kernel.items()}
 
@@ -114,7 +115,7 @@ class TreeGen:
             return repr(value)
         self.count += 1
         name = f"k{self.count}"
-        self.ns[name] = value
+        self.names[name] = value
         return name
 
     def function(self, node: tuple, nstack: int = 0) -> Any:
@@ -123,11 +124,20 @@ class TreeGen:
         ``span`` is set)."""
         lines: list[str] = []
         self.temps = 0
+        # Names count from one in every evaluator, each with its own globals: trees of the same
+        # shape then have the same source, which is compiled once per worker (_compiled), not
+        # once per tree.
+        self.count = 0
+        self.names = {}
         result = self.expr(node, lines)
         body = "".join(f"    {ln}\n" for ln in lines)
         params = "".join(f", s{k}" for k in range(nstack))
         src = f"def ev(env{params}):\n{body}    return {result}\n"
-        return FunctionType(_compiled(src), self.ns)
+        ns = self.ns
+        if self.names:
+            ns = dict(ns)
+            ns.update(self.names)
+        return FunctionType(_compiled(src), ns)
 
     def bind(self, expr: str, lines: list[str]) -> str:
         t = self.temp()
