@@ -26,7 +26,7 @@ import sys
 import time
 from typing import Any
 
-from . import registry
+from . import bigstack, registry
 from .lispex.run import InputError, evaluate
 
 SCHEMA = "lispex.court-worker/v1"
@@ -207,10 +207,18 @@ def encode(reply: dict) -> bytes:
 
 
 def serve(impl: str, backend: Any = None) -> int:
-    """Answer requests on fd 0 with replies on fd 1 until shutdown or end of input."""
+    """Answer requests on fd 0 with replies on fd 1 until shutdown or end of input, on a thread
+    with the stack the back end asks for, if it asks (implementations/bigstack.py)."""
     _exit_with_parent()
     if backend is None:
         backend = registry.load(impl)
+    wanted = getattr(backend, "stack_bytes", 0)
+    if wanted and bigstack.stack_bytes() < wanted:
+        return bigstack.run(lambda: _serve(backend), wanted)
+    return _serve(backend)
+
+
+def _serve(backend: Any) -> int:
     import gc
 
     gc.set_threshold(*GC_THRESHOLD)

@@ -26,7 +26,7 @@ from ..common.caller_stack import DEEPER, on_caller_stack
 from .compiler import compile_program
 from .objects import UNBOUND
 from .output import OUTPUT
-from .stack import on_big_stack
+from .stack import STACK_SIZES, on_big_stack
 
 VERSION = "0.1.0"
 
@@ -57,6 +57,7 @@ def _host_exhausted() -> ResourceExhausted:
 
 class TopazTreeBackend:
     id = "topaz-tree"
+    stack_bytes = STACK_SIZES[0]  # what a worker's request thread should have (bigstack.py)
 
     def product_id(self) -> str:
         return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent, COMMON_DIR)

@@ -20,6 +20,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from implementations import bigstack
+
 STACK_SIZES = (256 << 20, 64 << 20, 16 << 20)
 CALLER_STACK = 8 << 20  # what the calling thread is assumed to have (the usual default)
 BYTES_PER_LEVEL = 64  # generous: a Python-to-Python call uses no C stack at all in 3.11
@@ -34,6 +36,15 @@ def _limit(stack_bytes: int) -> int:
 
 def on_big_stack(fn: Callable[[], Any]) -> Any:
     """``fn()`` where deep recursion is safe; its result, or its exception re-raised here."""
+    if bigstack.stack_bytes() >= STACK_SIZES[0]:
+        # A worker serving this back end already runs on a stack this big (bigstack.py).
+        with _lock:
+            old_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(old_limit, _limit(STACK_SIZES[0])))
+            try:
+                return fn()
+            finally:
+                sys.setrecursionlimit(old_limit)
     outcome: list = [None, None]
 
     def target() -> None:

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from implementations import bigstack
 from implementations.lispex.context import RunContext
 from implementations.lispex.core_ir import Program
 from implementations.lispex.errors import BuildFault, LispexError
@@ -192,7 +193,16 @@ _lock = threading.Lock()
 
 
 def on_big_stack(work: Callable[[], Any]) -> Any:
-    """``work()`` on a thread with a large stack; its result, or its exception re-raised."""
+    """``work()`` on a thread with a large stack; its result, or its exception re-raised. A
+    worker serving this back end is already on one (implementations/bigstack.py): then here."""
+    if bigstack.stack_bytes() >= STACK_BYTES:
+        with _lock:
+            old_limit = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(old_limit, RECURSION))
+            try:
+                return work()
+            finally:
+                sys.setrecursionlimit(old_limit)
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -231,6 +241,7 @@ def _start(target: Callable[[], None]) -> threading.Thread:
 
 class TopazVmBackend:
     id = "topaz-vm"
+    stack_bytes = STACK_BYTES  # what a worker's request thread should have (bigstack.py)
 
     def product_id(self) -> str:
         return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent, COMMON_DIR)
