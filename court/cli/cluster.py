@@ -74,6 +74,7 @@ def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: A
                         seconds: float | None) -> int:
     from ..cluster.fuzz import FuzzJob, run_campaign
     from ..cluster.tasks import TaskFailed
+    from .fuzz import fuzz_status
 
     console = Console(stderr=True)
     job = FuzzJob(res, limits, args.seed, args.safe_only, tuple(sorted(quarantine)))
@@ -125,4 +126,4 @@ def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: A
         out.print(f"  {f.id}: {f.signature['kind']} on {f.signature['axis']} "
                   f"{f.signature.get('codes', f.signature.get('factions'))}"
                   + (f" saved as {f.path}" if f.path else ""))
-    return 1 if s.findings else 0
+    return fuzz_status(s, out.print)

@@ -232,7 +232,20 @@ def run_fuzz(args: argparse.Namespace) -> int:
                  f" differs, after {f.seconds:.1f} s"
                  + (f", also seen {f.same_bug} more times" if f.same_bug else "")
                  + (f", saved as {f.path}" if f.path else ""))
-    return 1 if s.findings else 0
+    return fuzz_status(s, out.line)
+
+
+def fuzz_status(s: Any, say: Any) -> int:
+    """1 when something was found; otherwise 3 when a program could not be judged (every member
+    failed on it, or the court did), as `court run` exits for a case it could not judge; 0 only
+    when every program was run and judged and nothing was found."""
+    if s.findings:
+        return 1
+    if s.infrastructure:
+        say(f"exit 3: {s.infrastructure} program(s) could not be judged (infrastructure errors "
+            "above); the campaign found nothing in the others")
+        return 3
+    return 0
 
 
 def run_reduce(args: argparse.Namespace) -> int:

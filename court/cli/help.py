@@ -154,10 +154,10 @@ exit codes:
   court fuzz --no-save --max-findings 1
 
 exit codes:
-  0  no finding
+  0  every program judged, no finding
   1  at least one finding
   2  usage error
-  3  the court cannot run here""",
+  3  the court cannot run here, or a program could not be judged""",
     ),
     "reduce": (
         "shrink a case while its divergence still holds",

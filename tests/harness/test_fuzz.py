@@ -4,6 +4,7 @@ a healthy court yields nothing."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,39 @@ def test_healthy_court_finds_nothing(tmp_path, capsys):
     assert code == 0, out
     assert "findings: 0" in out
     assert not (tmp_path / "found").exists()
+
+
+# A worker that greets like the tree worker and dies on every program it is given.
+CRASHING = """
+import json, os, sys
+sys.path.insert(0, {root!r})
+from implementations.tree import TreeBackend
+from implementations.worker import PeakRss, handle
+backend, peak = TreeBackend(), PeakRss()
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("op") == "run":
+        os._exit(9)
+    print(json.dumps(handle(req, backend, peak)), flush=True)
+"""
+
+
+def test_a_campaign_that_could_not_judge_a_program_does_not_exit_0(tmp_path, capsys):
+    # Both members die on every program: nothing answered, so nothing was judged. Not a finding
+    # (no member answered for the others to differ from), and not a pass either.
+    worker = tmp_path / "crashing_worker.py"
+    worker.write_text(CRASHING.format(root=str(Path(__file__).resolve().parents[2])))
+    config = tmp_path / "court.toml"
+    config.write_text("".join(f'[products.{name}]\ncommand = ["{sys.executable}", "{worker}"]\n'
+                              'protocol = "court-worker/v1"\n' for name in ("one", "two"))
+                      + '[courts.dead]\nmembers = ["one", "two"]\n')
+    code = main(["fuzz", "--court", "dead", "--config", str(config), "--examples", "4",
+                 "--seed", "1", "--parallel", "1", "--no-save",
+                 "--quarantine", str(tmp_path / "none.toml")])
+    out = capsys.readouterr().out
+    assert code == 3, out
+    assert "infrastructure errors 4" in out and "findings: 0" in out
+    assert "could not be judged" in out
 
 
 def test_reduce_shrinks_a_case(tmp_path, capsys):
