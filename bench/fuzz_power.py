@@ -97,14 +97,17 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
         wall = time.perf_counter() - t0
         out = run.stdout
         programs = _int(r"(?m)^programs(?: generated)?: (\d+)", out)
-        if run.returncode not in (0, 1):
+        # 3 with "could not be judged": the campaign ran, and some programs went unjudged.
+        unjudged = run.returncode == 3 and "could not be judged" in out
+        if run.returncode not in (0, 1) and not unjudged:
             return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, False, None, None,
                            None, None, None, programs,
                            f"court fuzz exited {run.returncode}: {run.stderr.strip()[-200:]}")
         found = sorted(save.glob("fuzz-*.lspx"))
         if not found:
             return Outcome(name, f"{bug.impl}: {bug.where}", bug.family, False, None, None,
-                           None, None, None, programs)
+                           None, None, None, programs,
+                           "some programs could not be judged" if unjudged else "")
         # The campaign's own clock at the first finding ("  SIG: kind, axis, after 12.3 s, ...").
         first = _float(r"(?m)^\s+[0-9a-f]{12}: .*?, after ([\d.]+) s", out)
         if first is None:
