@@ -246,6 +246,10 @@ class CourtSession:
                         input_text: str | None, filename: str) -> None:
         """A wall-clock timeout may be the machine's load: run the member once more with a
         longer clock. Its new observation replaces the old; a second timeout says so."""
+        timed_out = [m for m, o in observations.items()
+                     if any(f["kind"] == "timeout" for f in o.get("faults", ()))]
+        if not timed_out:
+            return
         answered = [m for m, o in observations.items()
                     if o["semantic"]["status"] != "infrastructure-error"]
         if all(observations[m]["semantic"]["status"] == "resource" for m in answered):
@@ -253,9 +257,7 @@ class CourtSession:
             # only show the program is expensive, which the verdict already says.
             return
         longer = replace(self.limits, timeout=self.limits.timeout * WALL_FACTOR)
-        for m, o in list(observations.items()):
-            if not any(f["kind"] == "timeout" for f in o.get("faults", [])):
-                continue
+        for m in timed_out:
             again = self.run_with(longer, m, source, input_text, filename)
             for f in again.get("faults", []):
                 if f["kind"] == "timeout":

@@ -217,13 +217,17 @@ def judge(observations: dict[str, dict[str, Any]],
     group_axes = {g: _model_axes(projections, members) for g, members in groups.items()}
 
     # Factions: the semantic projection, refined by the model axes inside a split model group.
+    # Each member's semantic and model keys are encoded once; a pair of them is equal exactly
+    # when the key over both lists of axes would be.
+    semantic_keys = {m: _key(projections[m], axes) for m in observations}
     split: dict[str, str] = {}  # member -> its model, for members of a model group that differ
+    model_keys: dict[str, str] = {}
     for g, members in groups.items():
-        if len({_key(projections[m], axes + group_axes[g]) for m in members}) > 1:
+        model_keys.update({m: _key(projections[m], group_axes[g]) for m in members})
+        if len({(semantic_keys[m], model_keys[m]) for m in members}) > 1:
             split.update({m: g for m in members})
-    keys = {m: _key(projections[m], axes + (group_axes[split[m]] if m in split else []))
-            for m in observations}
-    by_key: dict[str, list[str]] = {}
+    keys = {m: (semantic_keys[m], model_keys[m] if m in split else None) for m in observations}
+    by_key: dict[tuple, list[str]] = {}
     for m in observations:
         by_key.setdefault(keys[m], []).append(m)
     factions = sorted(by_key.values(), key=lambda g: -len(g))
@@ -243,10 +247,8 @@ def judge(observations: dict[str, dict[str, Any]],
     # 1. Members that answered differ on a semantic axis, or members of one meter model differ
     #    on any axis (a limit one of them reached is then the model's business, not an excuse).
     #    Members whose semantic keys are equal agree on every axis: no need to look for one.
-    semantic_keys = {m: keys[m] if m not in split else _key(projections[m], axes)
-                     for m in answered}
     axis = _first_axis(projections, answered, axes) \
-        if len(set(semantic_keys.values())) > 1 else None
+        if len({semantic_keys[m] for m in answered}) > 1 else None
     compared = answered
     model = None
     if axis is None:

@@ -209,7 +209,92 @@ def _run(x: Any, where: str) -> None:
 
 def check_run_reply(reply: Any) -> str | None:
     """The answer to a ``run`` request: `#/$defs/run_reply` or `#/$defs/error_reply`."""
+    if type(reply) is dict and reply.get("ok") is True and _good_run(reply):
+        return None
     return _checked(_run, reply, "the reply")
+
+
+# The usual reply, recognised without naming fields: the checks above build each field's name
+# before they look at it, which cost more per case than the rest of the court's bookkeeping. Only
+# ever stricter than `_run` (exact types, required shapes); whatever it does not accept goes
+# through `_run`, which decides and names the field.
+_STATUS_SET = frozenset(STATUSES)
+_PHASE_SET = frozenset(p for p in PHASES if p is not None)
+_OUTCOME_SET = frozenset(OUTCOMES)
+
+
+def _good_strings(x: Any) -> bool:
+    return type(x) is list and all(type(i) is str for i in x)
+
+
+def _good_diagnostic(d: Any) -> bool:
+    if type(d) is not dict or type(d.get("code")) is not str:
+        return False
+    phase = d.get("phase", 0)
+    if phase is not None and (type(phase) is not str or phase not in _PHASE_SET):
+        return False
+    if "severity" in d and d["severity"] not in ("error", "warning"):
+        return False
+    if "message" in d and type(d["message"]) is not str:
+        return False
+    if "irritants" in d and not _good_strings(d["irritants"]):
+        return False
+    span = d.get("span")
+    if span is None:
+        return True
+    if type(span) is not dict:
+        return False
+    line, column = span.get("line"), span.get("column")
+    if type(line) is not int or type(column) is not int or line < 1 or column < 1:
+        return False
+    if "file" in span and type(span["file"]) is not str:
+        return False
+    start, end = span.get("start"), span.get("end")
+    return (start is None or type(start) is int) and (end is None or type(end) is int)
+
+
+def _good_run(r: dict) -> bool:
+    obs = r.get("observation")
+    if type(r.get("id")) is not int or type(obs) is not dict:
+        return False
+    if obs.get("schema", "lispex.court-observation/v1") != "lispex.court-observation/v1":
+        return False
+    if "implementation" in obs and type(obs["implementation"]) is not str:
+        return False
+    if "resources" in obs and type(obs["resources"]) is not dict:
+        return False
+    if "products" in obs:
+        products = obs["products"]
+        if type(products) is not dict:
+            return False
+        for key in ("product_id", "core_ir_id"):
+            if key in products and type(products[key]) is not str:
+                return False
+    sem = obs.get("semantic")
+    if type(sem) is not dict:
+        return False
+    status, exit_status = sem.get("status"), sem.get("exit_status")
+    if type(status) is not str or status not in _STATUS_SET:
+        return False
+    if type(exit_status) is not int or exit_status not in (0, 1, 2):
+        return False
+    if not _good_strings(sem.get("values")) or type(sem.get("stdout")) is not str:
+        return False
+    diagnostics, warnings = sem.get("diagnostics"), sem.get("warnings")
+    if type(diagnostics) is not list or len(diagnostics) > 1 or type(warnings) is not list:
+        return False
+    if not all(_good_diagnostic(d) for d in diagnostics) or \
+            not all(_good_diagnostic(d) for d in warnings):
+        return False
+    if "resource_outcome" in sem:
+        ro = sem["resource_outcome"]
+        if type(ro) is not dict or type(ro.get("status")) is not str or \
+                ro["status"] not in _OUTCOME_SET:
+            return False
+        for key in ("limit", "code"):
+            if key in ro and type(ro[key]) is not str:
+                return False
+    return True
 
 
 def fill_defaults(obs: dict[str, Any]) -> dict[str, Any]:

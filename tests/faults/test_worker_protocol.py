@@ -9,7 +9,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from court import worker_protocol
 from court.worker_protocol import check_hello, check_observation, check_run_reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +46,7 @@ def edited(path: str, value, base=GOOD):
     for p in parents:
         node = node[int(p)] if isinstance(node, list) else node[p]
     if value is DELETE:
-        del node[last]
+        del node[int(last) if isinstance(node, list) else last]
     elif isinstance(node, list):
         node[int(last)] = value
     else:
@@ -151,3 +154,48 @@ def test_the_court_requests_follow_the_schema() -> None:
     assert request.is_valid({"op": "shutdown"})
     assert not request.is_valid({"op": "run", "id": 1, "filename": "p.lspx", "input": None,
                                  "profile": None, "limits": {}})
+
+
+# The usual reply is recognised on a fast path (worker_protocol._good_run); it must never pass a
+# reply the field-by-field check rejects, and must be the path a good reply takes.
+def _slow(reply) -> str | None:
+    return worker_protocol._checked(worker_protocol._run, reply, "the reply")
+
+
+def test_the_fast_path_takes_the_good_replies_and_no_bad_one() -> None:
+    for name, reply in RUN_REPLIES.items():
+        if isinstance(reply, dict) and reply.get("ok") is True:
+            fast = worker_protocol._good_run(reply)
+            assert fast == name.startswith("good"), name
+            assert not fast or _slow(reply) is None, name
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False)
+                    | st.sampled_from(["", "ok", "error", "runtime", "within-limits", "x"]),
+                    lambda c: st.lists(c, max_size=3) | st.dictionaries(
+                        st.sampled_from(["line", "column", "code", "phase", "status", "x"]), c,
+                        max_size=3), max_leaves=6)
+PATHS = [k for k in RUN_REPLIES if k.startswith("good")]
+
+
+def _paths(doc, prefix=""):
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield prefix + k
+            yield from _paths(v, prefix + k + ".")
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield prefix + str(i)
+            yield from _paths(v, prefix + str(i) + ".")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PATHS), st.data(), JSON | st.just(DELETE))
+def test_the_fast_path_never_passes_what_the_field_check_rejects(base, data, value) -> None:
+    doc = RUN_REPLIES[base]
+    path = data.draw(st.sampled_from(sorted(_paths(doc))))
+    reply = edited(path, value, doc)
+    if isinstance(reply, dict) and reply.get("ok") is True and worker_protocol._good_run(reply):
+        assert _slow(reply) is None
+        assert check_run_reply(reply) is None
+    assert (check_run_reply(reply) is None) == (_slow(reply) is None)
