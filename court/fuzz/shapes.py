@@ -47,6 +47,14 @@ class ShapesMixin:
             # a captured variable assigned by a closure, seen by the enclosing body
             bump = self.fresh("bump")
             self.tag("shape:set-captured")
+            if self.chance(35):
+                # operands read the variable before and after a call that assigns it: the
+                # earlier read must keep the value it had
+                self.tag("shape:set-between-operands")
+                reads = f"(list {x} ({bump}) {x})"
+                body = reads if t in ("list", "any") else f"(car {reads})"
+                return (f"(let (({x} {self.sub(t, d, s)})) (let (({bump} (lambda () (set! {x} "
+                        f"{self.sub(t, d, inner)}) {x}))) {body}))")
             calls = " ".join(f"({bump})" for _ in range(self.small(1, 3)))
             return (f"(let (({x} {self.sub(t, d, s)})) (let (({bump} (lambda () (set! {x} "
                     f"{self.sub(t, d, inner)}) {x}))) {calls} {x}))")
@@ -71,6 +79,10 @@ class ShapesMixin:
         self.tag("shape:internal-define")
         if not self.safe and self.chance(30):
             self.tag("fault:E321")
+            if self.chance(50):
+                # an earlier init calls a procedure defined after it: its slot is not yet set
+                return (f"((lambda () (define {a} ({f})) (define ({f}) {self.sub(vt, d, s)}) "
+                        f"{a}))")
             return f"((lambda () (define {a} {b}) (define {b} {self.sub(vt, d, s)}) {a}))"
         inner = s.child(**{b: vt})
         body = self.sub(t, d, inner)
@@ -87,6 +99,15 @@ class ShapesMixin:
         if self.chance(25):
             return f"(let (({v} (make-vector {n} 0))) {sets} (vector-set! {v} 0 {v}) " \
                    f"(vector-length {v}) (vector-copy {v} 1))"
+        if self.chance(40):
+            # fresh vectors made from literals (copies, conversions, maps) are mutable even
+            # though the literal is not
+            lit = " ".join(self.quoted_atom().lstrip("'") for _ in range(n + 1))
+            made = self.pick([f"(vector-copy '#({lit}))", f"(vector-copy '#({lit}) 1)",
+                              f"(list->vector '({lit}))", f"(vector-map (lambda (e) e) '#({lit}))",
+                              f"(vector-copy (vector-copy '#({lit})))"])
+            self.tag("shape:vector-from-literal")
+            return f"(let (({v} {made})) {sets} {v})"
         return f"(let (({v} (vector {items}))) {sets} {v})"
 
     # -- loops ---------------------------------------------------------------------------------
