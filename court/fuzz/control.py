@@ -127,8 +127,22 @@ class ControlMixin:
     def p_dynwind(self, d: int, s: Scope, t: str) -> str:
         before = f'(lambda () (display "{self.pick(["<", "[", "in "])}"))'
         after = f'(lambda () (display "{self.pick([">", "]", " out"])}"))'
-        shape = self.pick(["plain", "escape", "raise", "nested"])
+        shape = self.pick(["plain", "escape", "raise", "nested", "after-handlers"])
         self.tag("shape:wind-" + shape)
+        if shape == "after-handlers" and self.on("callcc") and self.on("handlers"):
+            # an escape from inside a handler installed in the body: the after thunk runs with
+            # the handlers of the dynamic-wind call, so its raise-continuable reaches the outer
+            k, e = self.fresh("k"), self.fresh("e")
+            outer, inner = self.pick(["10", "'outer", '"o"']), self.pick(["20", "'inner"])
+            escape = self.pick([f"({k} {self.sub(t, d, s)})",
+                                f"(with-exception-handler (lambda ({e}) ({k} "
+                                f"{self.sub(t, d, s)})) (lambda () (raise 'y)))"])
+            after_raise = self.pick(["(display (raise-continuable 'x))",
+                                     "(display (list 'after (raise-continuable 'x)))"])
+            return (f"(with-exception-handler (lambda ({e}) {outer}) (lambda () "
+                    f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
+                    f"(with-exception-handler (lambda ({e}) {inner}) (lambda () {escape}))) "
+                    f"(lambda () {after_raise}))))))")
         if shape == "escape" and self.on("callcc"):
             k = self.fresh("k")
             return (f"(call/cc (lambda ({k}) (dynamic-wind {before} "

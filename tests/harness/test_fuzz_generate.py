@@ -85,8 +85,37 @@ def test_the_language_is_covered():
                    "shape:compose-escape-then-raise", "shape:compose-handler-escapes",
                    "shape:compose-escape-out-of-wind", "shape:tailloop", "edge:equality",
                    "edge:arity", "edge:quasi", "edge:predicate", "shape:loop-closures-do",
-                   "shape:loop-closures-named-let", "form:do-no-step"]:
+                   "shape:loop-closures-named-let", "form:do-no-step",
+                   "shape:set-between-operands", "shape:vector-from-literal",
+                   "shape:wind-after-handlers"]:
         assert wanted in tags, wanted
+
+
+# Shapes added for bugs that blind seeded bugs (bench/seeded_bugs/bugs_blind_*.py) showed the
+# generator missed; each must give programs the healthy court agrees on.
+NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
+              "shape:wind-after-handlers")
+
+
+@pytest.mark.parametrize("shape", NEW_SHAPES)
+def test_the_shapes_added_for_blind_bugs_give_programs_the_court_agrees_on(shape):
+    rng = random.Random(shape)
+    found = 0
+    for _ in range(3000):
+        gen = Gen(rng, set(FEATURES), rng.random() < 0.5)
+        source, input_text = gen.program()
+        if shape in gen.tags:
+            assert_agree(source, input_text)
+            found += 1
+            if found == 4:
+                return
+    pytest.fail(f"no program with {shape}")
+
+
+def test_multi_line_strings_and_the_new_faults_agree():
+    for snippet in ['(define s "two\nlines")\n(car s)', "(+ 1 (floor/ 7 2))",
+                    "((lambda () (define a (g)) (define (g) 1) a))"]:
+        assert_agree(snippet + "\n", None)
 
 
 def test_any_typed_calls_draw_primitives_returning_any():
