@@ -31,7 +31,8 @@ WALL_FACTOR = 3
 
 
 class InputRejected(Exception):
-    """Every member refused the input datum: the user's mistake, reported as such."""
+    """Every member refused the input datum: the user's mistake, reported as such. (A member
+    that refuses an input the others accept is that member's fault, not the user's.)"""
 
 
 def fault_observation(member: str, fault: Fault, wall: float,
@@ -178,9 +179,9 @@ class CourtSession:
                 if strays:
                     raise Fault("cleanup", "; ".join(strays))
                 if not reply["ok"]:
+                    # An input-error is this member's refusal of the input datum: the user's
+                    # mistake only when every member refuses it (see run_members).
                     err = reply["error"]
-                    if err["kind"] == "input-error":
-                        raise InputRejected(err["message"])
                     raise Fault(err["kind"], err["message"])
                 obs = fill_defaults(reply["observation"])
             else:
@@ -214,8 +215,14 @@ class CourtSession:
                 for ahead in members[i:i + self.jobs]:
                     self._prefetch(ahead, source, input_text, filename)
                 out[m] = self.run_member(m, source, input_text, filename)
-            return out
-        return {m: self.run_member(m, source, input_text, filename) for m in members}
+        else:
+            out = {m: self.run_member(m, source, input_text, filename) for m in members}
+        refusals = [f["message"] for o in out.values() for f in o.get("faults", ())
+                    if f["kind"] == "input-error"]
+        if refusals and len(refusals) == len(out):
+            raise InputRejected(refusals[0])
+        # A member that refused an input the others read is a member fault (court/verdict.py).
+        return out
 
     def use_limits(self, limits: Limits) -> Limits:
         """Run the next cases under ``limits`` (on every member); returns the limits replaced."""

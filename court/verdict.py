@@ -43,7 +43,7 @@ METER_FIGURES = {"frontend-transition": "frontend_transitions", "token": "tokens
 FAR_WITHIN = 0.1
 # Faults that make a member-fault finding when the others answered. `cancelled` (an MCP client
 # gave up) and `cleanup` are the harness's business, not the member's.
-MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout", "exit")
+MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout", "exit", "input-error")
 # Of those, the ones where a budget ran out (the harness's memory cap, the wall clock): they count
 # only beside a member that answered. Beside members that reached a limit of their own, they say
 # the program is expensive, not that the member is wrong.

@@ -82,7 +82,18 @@ ROUNDING = ["(round 2.5)", "(round -2.5)", "(round 3.5)", "(round 7/2)", "(round
             "(string->number \"1e400\")", "(string->number \"-0.0\")", "(string->number \"#xff\")",
             "(string->number \"1/0\")", "(string->number \"\")", "(number->string 1/3 2)",
             "(number->string -255 16)", "(number->string 0.1)", "(* 1.0 0)", "(+ 1/2 0.5)",
-            "(expt 0 0)", "(expt 2 -2)", "(expt 2.0 0.5)", "(exact-integer? (exact 2.0))"]
+            "(expt 0 0)", "(expt 2 -2)", "(expt 2.0 0.5)", "(exact-integer? (exact 2.0))",
+            # number text the grammar takes or refuses, with and without a radix
+            "(string->number \"1e+3\")", "(string->number \"2.5E-2\")",
+            "(string->number \"+ff\" 16)", "(string->number \" 10\" 2)",
+            "(string->number \"1_0\" 16)", "(string->number \"0x10\" 16)",
+            "(string->number \"-ff\" 16)", "(string->number \"102\" 2)",
+            "(string->number \"7fffffffffffffffff\" 16)", "(string->number \"1.5\" 16)",
+            # rationals whose parts are past the float range while their value is not
+            "(exact->inexact (/ (expt 10 400) (+ (expt 10 399) 1)))",
+            "(min 1.5 (/ (expt 10 400) (+ (expt 10 399) 7)))",
+            "(+ 0.5 (/ (+ (expt 10 330) 1) (expt 10 330)))", "(inexact (/ (expt 7 500) (expt 7 499)))",
+            "(/ 1 0.0)", "(/ 2.5 -0.0)", "(/ 0 0.0)"]
 FILL = ["#\\a", "0", "'x"]
 
 # Pairs that are equal under one equality and not another: exactness, the sign of zero, fresh
@@ -131,8 +142,8 @@ class EdgesMixin:
 
     def edge_call(self, d: int, s: Scope) -> str:
         family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
-                            "compare", "empty", "rounding", "equality", "equality", "arity",
-                            "arity", "quasi", "predicate", "predicate"])
+                            "compare", "empty", "rounding", "rounding", "equality", "equality",
+                            "arity", "arity", "quasi", "predicate", "predicate"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in ("index", "span", "rounding") and (self.safe or self.chance(60)):

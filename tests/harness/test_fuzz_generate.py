@@ -331,3 +331,22 @@ def test_reducer_keeps_the_layout_a_divergence_needs():
     unreadable = "(define a 1)\n(list 1 2))\n(display a)\n"
     small, _ = reduce(unreadable, lambda t: "2))" in t, max_tests=500)
     assert small.strip() == "(list 1 2))", small
+
+
+def test_reducer_makes_a_part_of_an_earlier_form_the_last_one():
+    """A wrong value assigned by an earlier form and shown by the last one reduces to the
+    expression itself: no single drop or hoist gets there through smaller programs."""
+    from court.fuzz.reduce import reduce
+
+    source = "(define g 7)\n(define (get) g)\n(set! g (quotient -3 10))\n(get)\n"
+    tree = BACKENDS["tree"]
+
+    def values(text: str) -> list:
+        return evaluate(text.encode(), tree, filename="r.lspx").to_json()["semantic"]["values"]
+
+    def diverges(text: str) -> bool:  # from a member whose quotient floors
+        return "(quotient -3 10)" in text and \
+            values(text) != values(text.replace("quotient", "floor-quotient"))
+
+    small, _ = reduce(source, diverges, max_tests=500)
+    assert small.strip() == "(quotient -3 10)", small

@@ -298,3 +298,37 @@ def test_tree_and_vm_count_alike_wherever_the_vm_vouches_for_its_count(source):
         assert "meter_exact" not in tree["resources"]  # the tree never overpays
         return
     assert tree["resources"]["usage"] == vm["resources"]["usage"]
+
+
+def test_a_member_that_refuses_an_input_the_others_read_is_a_member_fault(tmp_path, capsys):
+    """Only an input every member refuses is the user's mistake (exit 2); one member refusing
+    it is that member's fault, a finding, in compare and in a corpus run alike."""
+    from seeded_products import seeded_config
+
+    config = seeded_config(tmp_path, "input-strings")
+    program = tmp_path / "p.lspx"
+    program.write_text("(car input)\n")
+    code = main(["compare", str(program), "--court", "buggy", "--config", str(config), "--json",
+                 "--input", '("ok" 1)'])
+    r = json.loads(capsys.readouterr().out)
+    assert (code, r["verdict"]) == (1, "member-fault"), r
+    assert r["details"]["evidence"]["faulted"][0] == {
+        "member": "seeded", "kind": "input-error",
+        "message": r["details"]["evidence"]["faulted"][0]["message"]}
+    code = main(["compare", str(program), "--court", "buggy", "--config", str(config), "--json",
+                 "--input", '("ok"'])
+    assert code == 2 and "invalid input datum" in capsys.readouterr().err
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "s.lspx").write_text("(car input)\n")
+    (corpus / "s.input").write_text('("ok" 1)\n')
+    (corpus / "n.lspx").write_text("(car input)\n")
+    (corpus / "n.input").write_text("(1 2)\n")
+    reports = tmp_path / "reports"
+    code = main(["run", str(corpus), "--court", "buggy", "--config", str(config),
+                 "--report-dir", str(reports), "--jobs", "1"])
+    capsys.readouterr()
+    report = json.loads((reports / "court-report.json").read_text())
+    assert code == 1
+    assert {c["id"]: c["outcome"] for c in report["cases"]} == {"s": "member-fault",
+                                                               "n": "agree"}

@@ -1,6 +1,6 @@
 """A test-only `lispex.court-worker/v1` product: the tree interpreter with one seeded bug.
 
-    python seeded_worker.py --bug quotient|list-tail|float-exponent|dynamic-wind|none
+    python seeded_worker.py --bug quotient|list-tail|float-exponent|dynamic-wind|input-strings|none
 
 The fuzzer's tests declare it in a temporary court.toml and must find the bug.
 """
@@ -71,7 +71,20 @@ def seed_dynamic_wind():
     machine.Machine.control = control
 
 
-BUGS = {"quotient": seed_quotient, "list-tail": seed_list_tail,
+def seed_input_strings():
+    from implementations.lispex import run
+
+    real = run.parse_input
+
+    def parse_input(text):
+        if text is not None and '"' in text:
+            # The bug: the input reader does not know string literals.
+            return real("(")
+        return real(text)
+    run.parse_input = parse_input
+
+
+BUGS = {"quotient": seed_quotient, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
         "float-exponent": seed_float_exponent, "dynamic-wind": seed_dynamic_wind,
         "none": lambda: None}
 
