@@ -83,3 +83,4 @@ def _derived_class() -> type:
 from bench.seeded_bugs import bugs_tree, bugs_vm, bugs_topaz_tree, bugs_topaz_vm  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_tree_vm, bugs_blind_topaz  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_three  # noqa: E402,F401,I001
+from bench.seeded_bugs import bugs_blind_four  # noqa: E402,F401,I001

@@ -112,7 +112,11 @@ SEARCHES = ["(memv 1.0 '(1 1.0 2))", "(memv 100000000000000000000 (list 1 100000
             "(case 2.0 ((2) 'exact) ((2.0) 'inexact) (else 'none))",
             "(case (expt 2 70) ((1180591620717411303424) 'big) (else 'none))",
             "(case #\\a ((#\\A) 'upper) ((#\\a) 'lower) (else 'none))",
-            "(case \"s\" ((\"s\") 'string) (else 'none))", "(case '() ((()) 'nil) (else 'none))"]
+            "(case \"s\" ((\"s\") 'string) (else 'none))", "(case '() ((()) 'nil) (else 'none))",
+            # the first match of several
+            "(assq 'a '((a . 1) (b . 2) (a . 3)))", "(assv 2 '((2 . x) (2.0 . y) (2 . z)))",
+            "(assoc \"k\" '((\"k\" . 1) (\"k\" . 2)))", "(memv 2 '(1 2 3 2))",
+            "(member (list 1) '(0 (1) (1)))"]
 # Arithmetic and comparison at one, three and more arguments, where a two-argument fast path
 # does not reach.
 ARITY = ["(- 7)", "(- -0.0)", "(/ 4)", "(/ 0.5)", "(/ 1 2 3)", "(/ 60 2 -3)", "(- 10 1 2 3)",

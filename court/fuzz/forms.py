@@ -95,7 +95,11 @@ class FormsMixin:
         inner = s.child()
         for _ in range(n):
             name = self.binder(s)
-            while name in names:
+            if form == "let*" and names and self.chance(25):
+                # let* may bind a name again: each binding opens a scope of its own
+                name = names[-1]
+                self.tag("shape:let*-rebind")
+            while name in names and not (form == "let*" and name == names[-1]):
                 name = self.fresh()
             vt = self.pick(BINDABLE)
             # let: inits see the outer scope; let*: the earlier bindings too; letrec: lambdas

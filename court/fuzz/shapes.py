@@ -99,6 +99,14 @@ class ShapesMixin:
         if self.chance(25):
             return f"(let (({v} (make-vector {n} 0))) {sets} (vector-set! {v} 0 {v}) " \
                    f"(vector-length {v}) (vector-copy {v} 1))"
+        if self.chance(15):
+            # a callback that changes the vector being mapped: the map reads what is there when
+            # it gets to each element
+            e = self.fresh("e")
+            walk = self.pick(["vector-map", "vector-for-each"])
+            self.tag("shape:vector-mutated-while-mapped")
+            return (f"(let (({v} (vector {items}))) (list ({walk} (lambda ({e}) "
+                    f"(vector-set! {v} {n - 1} {self.sub('any', d, s)}) {e}) {v}) {v}))")
         if self.chance(40):
             # fresh vectors made from literals (copies, conversions, maps) are mutable even
             # though the literal is not
@@ -323,7 +331,22 @@ class ShapesMixin:
         depth = self.pick([100, 500, 9990, 9998, 9999, 9999])
         if not self.safe and self.chance(30):
             depth = self.pick([10000, 10001, 10500])
-        kind = self.pick(["count", "build", "sum"])
+        kind = self.pick(["count", "build", "sum", "escape"])
+        if kind == "escape":
+            # escapes (a continuation, a caught raise) out of deep non-tail recursion, again and
+            # again: each must give back the depth of the frames it leaves, or the escapes add
+            # up to the recursion limit although no one of them comes near it
+            go, i, k, e = self.fresh("go"), self.fresh("i"), self.fresh("k"), self.fresh("e")
+            depth, reps = self.pick([1500, 2500, 3300]), self.pick([4, 5, 7])
+            if self.chance(50):
+                deep = f"(define ({f} {n} {k}) (if (= {n} 0) ({k} 'out) (+ 1 ({f} (- {n} 1) {k}))))"
+                once = f"(call/cc (lambda ({k}) ({f} {depth} {k})))"
+            else:
+                deep = f"(define ({f} {n} {k}) (if (= {n} 0) (raise 'out) (+ 1 ({f} (- {n} 1) {k}))))"
+                once = f"(guard ({e} (#t {e})) ({f} {depth} 0))"
+            self.tag("shape:deep-escapes")
+            return [deep, f"(define ({go} {i}) (if (= {i} 0) 'done (begin {once} ({go} (- {i} 1)))))",
+                    f"(display ({go} {reps}))"]
         if kind == "count":
             body = f"(if (= {n} 0) 0 (+ 1 ({f} (- {n} 1))))"
             use = f"({f} {depth})"

@@ -94,7 +94,8 @@ def test_the_language_is_covered():
 # Shapes added for bugs that blind seeded bugs (bench/seeded_bugs/bugs_blind_*.py) showed the
 # generator missed; each must give programs the healthy court agrees on.
 NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
-              "shape:wind-after-handlers")
+              "shape:wind-after-handlers", "shape:let*-rebind", "shape:deep-escapes",
+              "shape:vector-mutated-while-mapped")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
