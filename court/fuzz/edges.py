@@ -133,6 +133,17 @@ QUASI = ["`(1 ,@'() 2)", "`(1 ,@(list 2 3))", "`(,@(list 1 2) . 3)", "`(1 . ,(+ 
          "`(quote ,(+ 1 2))", "`#()", "`(() . ())", "`(1 ,@(map (lambda (x) (* x x)) '(2 3)))"]
 
 
+# Higher-order primitives given a procedure that answers a true value other than #t (only #f is
+# false): what they return or keep must not depend on that value being a boolean.
+TRUTHY = ["(any? (lambda (x) (memv x '(2 3))) '(1 2 3))", "(all? (lambda (x) (and (> x 0) x)) '(1 2))",
+          "(filter (lambda (x) (memv x '(0 2))) '(0 1 2))", "(filter (lambda (x) 0) '(1 2))",
+          "(any? (lambda (x) x) '(#f 0))", "(all? (lambda (x) x) '())",
+          "(reduce (lambda (a b) (or (memv a '(1)) b)) 0 '(1 2))",
+          "(list (any? string->number '(\"a\" \"7\")) (all? (lambda (c) c) '(1 \"\")))",
+          "(cond ((assv 2 '((1 . a) (2 . b)))) (else 'no))", "(cond ((memq 'x '(w x y))) (else #f))",
+          "(or (memv 5 '(4 5)) 'none)", "(and 1 '() \"s\")"]
+
+
 class EdgesMixin:
     def p_edge(self, d: int, s: Scope, t: str) -> str:
         """Some value (type any) from a call at an edge of its domain; half the time a list of
@@ -147,7 +158,7 @@ class EdgesMixin:
     def edge_call(self, d: int, s: Scope) -> str:
         family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
                             "compare", "empty", "rounding", "rounding", "equality", "equality",
-                            "arity", "arity", "quasi", "predicate", "predicate"])
+                            "arity", "arity", "quasi", "predicate", "predicate", "truthy"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in ("index", "span", "rounding") and (self.safe or self.chance(60)):
@@ -245,6 +256,9 @@ class EdgesMixin:
         else:
             values, preds = BORDER_CHARS, CHAR_CLASSES
         return f"(map {self.pick(preds)} (list {' '.join(values)}))"
+
+    def edge_truthy(self, d: int, s: Scope) -> str:
+        return self.pick(TRUTHY)
 
     def edge_empty(self, d: int, s: Scope) -> str:
         return self.pick(EMPTIES)

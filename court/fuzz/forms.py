@@ -39,7 +39,9 @@ class FormsMixin:
         clauses = []
         for _ in range(self.small(1, 3)):
             if t in ("bool", "any") and self.chance(20):
-                clauses.append(f"({self.sub('bool', d, s)})")  # yields the test's value
+                # a test-only clause yields the test's value: for `any`, often not a boolean
+                test = self.sub("bool", d, s) if t == "bool" else self.test(d, s)
+                clauses.append(f"({test})")
             else:
                 body = " ".join(self.sub(t, d, s) for _ in range(self.small(1, 2)))
                 clauses.append(f"({self.test(d, s)} {body})")
