@@ -49,6 +49,12 @@ class FormsMixin:
         return f"(cond {' '.join(clauses)})"
 
     def p_case(self, d: int, s: Scope, t: str) -> str:
+        if self.chance(15):
+            # data that eqv? never matches although equal? would: strings, lists, vectors
+            key = self.pick(['"s"', "(list 1 2)", "(string #\\a)", "(vector 1)", "'(a)"])
+            self.tag("shape:case-uncomparable-data")
+            return (f"(case {key} ((\"s\" (1 2) \"a\" #(1) (a)) {self.sub(t, d, s)}) "
+                    f"(else {self.sub(t, d, s)}))")
         kind = self.pick(["int", "sym", "char"])
         key = self.sub(kind, d, s)
         pools = {"int": [str(i) for i in range(-2, 8)],
