@@ -49,6 +49,13 @@ CENSUS_EVERY = 8  # the Core IR census costs a normalisation: every 8th program 
 # program and through `if` in another is still one bug.
 BORING = {"define", "display", "write", "newline", "println", "begin", "quote", "lambda",
           "list", "let", "let*", "letrec", "if", "cond", "case", "when", "unless", "set!"}
+# Operators too common in minimised programs to tell two findings apart: sharing one of these is
+# no sign that two divergences come from one bug (sharing `list-tail` or `quotient` is).
+COMMON = {"car", "cdr", "cons", "+", "-", "*", "=", "<", ">", "<=", ">=", "not", "null?", "pair?",
+          "number?", "length", "map", "apply", "and", "or", "values", "call-with-values", "raise",
+          "raise-continuable", "error", "with-exception-handler", "guard", "call/cc",
+          "dynamic-wind", "equal?", "eqv?", "eq?", "vector", "string-append", "quasiquote",
+          "unquote", "unquote-splicing", "do", "error-object-message", "error-object?"}
 # The heads a fingerprint keeps: the language's primitives and syntactic forms, not the names a
 # program gives its own procedures and variables (g15 here is k3 there).
 KEYWORDS = set(PRIMITIVES) | {"quasiquote", "unquote", "unquote-splicing", "guard", "and", "or",
@@ -383,13 +390,17 @@ class Campaign:
         return finding
 
     def same_bug(self, bug: tuple) -> Finding | None:
-        """An earlier finding of the same kind and factions whose minimised program's operators
-        contain this one's, or are contained in them: `(list-tail l 1)` printing a wrong list
-        and `(car (list-tail l 1))` failing are one bug."""
+        """An earlier finding of the same factions whose minimised program's operators contain
+        this one's, or are contained in them, or share one that is not common: `(list-tail l 1)`
+        printing a wrong list and `(car (list-tail l 1))` failing under two handlers are one
+        bug (both need `list-tail`), whatever kind and axis each divergence shows."""
         kind, factions, ops = bug
         for (k, f, other), finding in self.bugs.items():
-            if k == kind and f == factions and ops and other and \
-                    (set(ops) <= set(other) or set(other) <= set(ops)):
+            if f != factions or not ops or not other:
+                continue
+            if k == kind and (set(ops) <= set(other) or set(other) <= set(ops)):
+                return finding
+            if (set(ops) & set(other)) - COMMON:
                 return finding
         return None
 
