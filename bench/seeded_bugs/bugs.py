@@ -65,6 +65,25 @@ def patch_primitive(impl: str, name: str, make: Callable[[Callable], Callable]) 
             prims[k] = new
 
 
+def edit_function(owner: Any, name: str, old: str, new: str) -> None:
+    """Recompile function ``owner.name`` (a method, or a module-level function) from its source
+    with the one occurrence of ``old`` replaced by ``new``: a single-point edit of code that
+    cannot be wrapped from outside (the middle of a method, the machine's own loop)."""
+    import __future__
+
+    import inspect
+    import textwrap
+
+    fn = getattr(owner, name)
+    src = textwrap.dedent(inspect.getsource(fn))
+    assert src.count(old) == 1, (name, old)
+    code = compile(src.replace(old, new), inspect.getsourcefile(fn) or "<seeded>", "exec",
+                   flags=__future__.annotations.compiler_flag, dont_inherit=True)
+    ns: dict[str, Any] = {}
+    exec(code, fn.__globals__, ns)  # noqa: S102 - the implementation's own source, edited
+    setattr(owner, name, ns[name])
+
+
 def _err(code: str, message: str, *irritants: Any) -> Exception:
     from implementations.lispex.errors import LispexError
 

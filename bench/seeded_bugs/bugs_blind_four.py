@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.seeded_bugs.bugs import _derived_class, bug, patch_primitive
-from bench.seeded_bugs.bugs_blind_tree_vm import _edit
+from bench.seeded_bugs.bugs import _derived_class, bug, edit_function, patch_primitive
 
 # -- tree ---------------------------------------------------------------------------------------
 
@@ -20,7 +19,7 @@ from bench.seeded_bugs.bugs_blind_tree_vm import _edit
 def _let_star_duplicate() -> None:
     # Realistic: the binding list of let* was parsed with the same helper as let's, which also
     # checks the names are distinct.
-    _edit(_derived_class(), "form_let_star", 'pairs = self.bindings(d.items[1], "let*")\n',
+    edit_function(_derived_class(), "form_let_star", 'pairs = self.bindings(d.items[1], "let*")\n',
           'pairs = self.bindings(d.items[1], "let*")\n'
           '    self.binders([a for a, _ in pairs], "binding of")\n')
 
@@ -54,7 +53,7 @@ def _escape_keeps_depth() -> None:
 
     # Realistic: the unwinder pops return frames as so much garbage, forgetting that each one
     # was counted in the non-tail depth when it was pushed.
-    _edit(Control, "unwind", "if tag == F_RET:\n            depth -= 1\n",
+    edit_function(Control, "unwind", "if tag == F_RET:\n            depth -= 1\n",
           "if tag == F_RET:\n            pass\n")
 
 
@@ -69,7 +68,7 @@ def _escape_keeps_depth() -> None:
 def _case_equal() -> None:
     # Realistic: older Lispex documentation said case uses equal? (the spec notes the
     # conflict), and the hidden intrinsic was picked from that.
-    _edit(_derived_class(), "form_case", 'ir.Intrinsic("eqv?", datum.span)',
+    edit_function(_derived_class(), "form_case", 'ir.Intrinsic("eqv?", datum.span)',
           'ir.Intrinsic("equal?", datum.span)')
 
 
@@ -114,7 +113,7 @@ def _assoc_last_match() -> None:
 def _unless_not_tail() -> None:
     # Realistic: unless was written by hand beside when, with the body's tail flag copied from
     # the test's (False) rather than passed on.
-    _edit(_derived_class(), "form_unless", "self.seq(d.items[2:], scope, tail, d.span)",
+    edit_function(_derived_class(), "form_unless", "self.seq(d.items[2:], scope, tail, d.span)",
           "self.seq(d.items[2:], scope, False, d.span)")
 
 
@@ -146,7 +145,7 @@ def _any_returns_value() -> None:
 def _nested_quasiquote_depth() -> None:
     # Realistic: the level is lowered for unquote but the matching raise for a nested
     # quasiquote was forgotten.
-    _edit(_derived_class(), "_qq",
+    edit_function(_derived_class(), "_qq",
           'inner_depth = depth + 1 if head == "quasiquote" else depth - 1',
           'inner_depth = depth if head == "quasiquote" else depth - 1')
 
@@ -160,7 +159,7 @@ def _body_defines_anywhere() -> None:
 
     # Realistic: the body was split into definitions and expressions by filtering, not by
     # taking the leading run of definitions.
-    _edit(Normalizer, "body",
+    edit_function(Normalizer, "body",
           '    while i < len(forms) and _head_name(forms[i]) == "define":\n'
           '        defs.append(forms[i])\n'
           '        i += 1\n'

@@ -7,27 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.seeded_bugs.bugs import _err, bug
-
-
-def _recompile(owner: Any, name: str, old: str, new: str) -> None:
-    """Recompile function ``owner.name`` (a method, or a module-level function) from its source
-    with the one occurrence of ``old`` replaced by ``new``: a single-point edit of code that
-    cannot be wrapped from outside (the middle of a long loop)."""
-    import __future__
-
-    import inspect
-    import textwrap
-
-    fn = getattr(owner, name)
-    src = textwrap.dedent(inspect.getsource(fn))
-    assert src.count(old) == 1, (name, old)
-    code = compile(src.replace(old, new), inspect.getsourcefile(fn) or "<seeded>", "exec",
-                   flags=__future__.annotations.compiler_flag, dont_inherit=True)
-    ns: dict[str, Any] = {}
-    exec(code, fn.__globals__, ns)  # noqa: S102 - the implementation's own source, edited
-    setattr(owner, name, ns[name])
-
+from bench.seeded_bugs.bugs import _err, bug, edit_function
 
 # ---------------------------------------------------------------------------------------------
 # tree
@@ -67,7 +47,7 @@ def _let_lambda_free() -> None:
 
     # Realistic: the inline fast path duplicates the frame path's accounting by hand, and the
     # lambda case was written like a free read instead of a node entry.
-    _recompile(machine.Machine, "run",
+    edit_function(machine.Machine, "run",
                "                                elif tx is Lambda:\n"
                "                                    steps += 1\n"
                "                                    if steps > slimit:\n"
@@ -86,7 +66,7 @@ def _column_byte_offset() -> None:
 
     # Realistic: two units mixed up; `b` (bytes) and `s` (str index) are equal on ASCII text,
     # which is all most tests contain.
-    _recompile(reader, "_parse", "        col = s - line_start + 1\n",
+    edit_function(reader, "_parse", "        col = s - line_start + 1\n",
                "        col = b - line_start + 1\n")
 
 
@@ -128,7 +108,7 @@ def _values_leaf_unpaid() -> None:
     from implementations.vm import compiler
 
     # Realistic: the ValuesNode branch copied from the App branch, leaf shortcut included.
-    _recompile(compiler.Compiler, "expr",
+    edit_function(compiler.Compiler, "expr",
                "        for a in node.args:\n"
                "            self.one(em, a)\n",
                "        for a in node.args:\n"
@@ -206,7 +186,7 @@ def _exponent_float_sign() -> None:
     from implementations.topaz.vm import printer
 
     # Realistic: the sign is stripped to move the point, and never put back.
-    _recompile(printer, "float_text", '    return ("-" if negative else "") + body\n',
+    edit_function(printer, "float_text", '    return ("-" if negative else "") + body\n',
                "    return body\n")
 
 

@@ -4,29 +4,7 @@ bugs.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from bench.seeded_bugs.bugs import bug, patch_primitive
-
-
-def _edit(owner: Any, name: str, old: str, new: str) -> None:
-    """Recompile function ``owner.name`` (a method, or a module-level function) from its source
-    with the one occurrence of ``old`` replaced by ``new``: a single-point edit of code that
-    cannot be wrapped from outside (the middle of a method, the machine's own loop)."""
-    import __future__
-
-    import inspect
-    import textwrap
-
-    fn = getattr(owner, name)
-    src = textwrap.dedent(inspect.getsource(fn))
-    assert src.count(old) == 1, (name, old)
-    code = compile(src.replace(old, new), inspect.getsourcefile(fn) or "<seeded>", "exec",
-                   flags=__future__.annotations.compiler_flag, dont_inherit=True)
-    ns: dict[str, Any] = {}
-    exec(code, fn.__globals__, ns)  # noqa: S102 - the implementation's own source, edited
-    setattr(owner, name, ns[name])
-
+from bench.seeded_bugs.bugs import bug, edit_function, patch_primitive
 
 # ---------------------------------------------------------------------------------------------
 # tree
@@ -45,7 +23,7 @@ def _dw_after_escape_handlers() -> None:
     from implementations.tree import control
 
     # Realistic: the unwind loop passes its live `handlers` register, not the frame's saved one.
-    _edit(control.Control, "unwind", "[fr[1]], fr[2], depth, fr[3]",
+    edit_function(control.Control, "unwind", "[fr[1]], fr[2], depth, fr[3]",
           "[fr[1]], handlers, depth, fr[3]")
 
 
@@ -58,7 +36,7 @@ def _handler_outlives_thunk() -> None:
     from implementations.tree import control
 
     # Realistic: the F_HANDLERS frame's return keeps the live register instead of restoring.
-    _edit(control.Control, "control", "return RET, val, [], False, fr[1], depth, None, None",
+    edit_function(control.Control, "control", "return RET, val, [], False, fr[1], depth, None, None",
           "return RET, val, [], False, handlers, depth, None, None")
 
 
@@ -88,7 +66,7 @@ def _quote_shorthand() -> None:
     from implementations.lispex import printer
 
     # Realistic: the printer abbreviates (quote x) as the reader writes it (Lispex never does).
-    _edit(printer, "_render_plain", '        if t is Pair:\n            emit("(")\n',
+    edit_function(printer, "_render_plain", '        if t is Pair:\n            emit("(")\n',
           '        if t is Pair:\n'
           '            if type(x.car) is Symbol and x.car.name == "quote" and '
           'type(x.cdr) is Pair and x.cdr.cdr is NIL:\n'
@@ -123,7 +101,7 @@ def _string_newline_lines() -> None:
     from implementations.lispex import reader
 
     # Realistic: the line scan restarts at the end of the previous token, skipping its body.
-    _edit(reader, "_parse", "        last = s\n", "        last = e\n")
+    edit_function(reader, "_parse", "        last = s\n", "        last = e\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -154,7 +132,7 @@ def _cwv_consumer_not_tail() -> None:
 
     # Realistic: the consumer is applied the way the producer was (NESTED) when the caller's
     # mode is TAIL.
-    _edit(control.Control, "control",
+    edit_function(control.Control, "control",
           "return self.apply(consumer, args, mode, code, pc, env, depth, handlers)",
           "return self.apply(consumer, args, NESTED if mode == TAIL else mode, code, pc, env, "
           "depth, handlers)")
@@ -167,7 +145,7 @@ def _continuation_first_value() -> None:
     from implementations.vm import control
 
     # Realistic: a continuation treated as a one-argument procedure unless it gets none.
-    _edit(control.Control, "apply", "v = args[0] if len(args) == 1 else Values(tuple(args))",
+    edit_function(control.Control, "apply", "v = args[0] if len(args) == 1 else Values(tuple(args))",
           "v = args[0] if len(args) >= 1 else Values(tuple(args))")
 
 
@@ -179,7 +157,7 @@ def _rest_needs_one() -> None:
     from implementations.vm import control
 
     # Realistic: off-by-one in the arity check of a variadic closure.
-    _edit(control.Control, "apply", "if n < np:", "if n <= np:")
+    edit_function(control.Control, "apply", "if n < np:", "if n <= np:")
 
 
 @bug("blind-cond-test-only-true", "vm", "kernel normalizer", "control flow",
@@ -189,7 +167,7 @@ def _cond_test_only_true() -> None:
     from implementations.lispex import derived
 
     # Realistic: `(test)` expanded as `(test #t)`.
-    _edit(derived.DerivedForms, "cond_chain", "ir.If(tref, tref, node, cspan)",
+    edit_function(derived.DerivedForms, "cond_chain", "ir.If(tref, tref, node, cspan)",
           "ir.If(tref, ir.Const(True, cspan), node, cspan)")
 
 
