@@ -107,8 +107,9 @@ class FormsMixin:
                 # let* may bind a name again: each binding opens a scope of its own
                 name = names[-1]
                 self.tag("shape:let*-rebind")
-            while name in names and not (form == "let*" and name == names[-1]):
-                name = self.fresh()
+            else:
+                while name in names:
+                    name = self.fresh()
             vt = self.pick(BINDABLE)
             # let: inits see the outer scope; let*: the earlier bindings too; letrec: lambdas
             init_scope = inner if form == "let*" else s

@@ -1,8 +1,9 @@
 """An S-expression-aware reducer: the smallest program for which a predicate still holds.
 
 It removes forms, makes a part of an earlier form the last form, removes list elements, hoists a
-subtree in place of its parent, and replaces subtrees by simpler values, greedily and repeatedly, keeping each candidate only if it is smaller
-and the predicate (for the court: "still valid, same divergence signature") still holds.
+subtree in place of its parent, and replaces subtrees by simpler values, greedily and repeatedly,
+keeping each candidate only if it is smaller and the predicate (for the court: "still valid, same
+divergence signature") still holds.
 
 Structural reduction re-renders the program, which loses its layout (comments, line breaks,
 tabs, CRLF). A program that does not read, or whose divergence needs its layout, is reduced as
@@ -84,13 +85,14 @@ def _candidates(forms: list[Tree]):
     for i in range(n - 1, -1, -1):  # drop whole top-level forms
         if n > 1:
             yield forms[:i] + forms[i + 1:]
-    for path in _paths(forms):
+    paths = _paths(forms)
+    for path in paths:
         # Make a part of an earlier form the last form, in place of that form and the last:
         # `(define x 7) (set! x (bad)) (show x)` becomes `(define x 7) (bad)`, a cut the other
         # candidates only reach through a longer program.
         if path[0] < n - 1 and len(path) > 1 and _get(forms, path)[0] == "list":
             yield forms[:path[0]] + forms[path[0] + 1:-1] + [copy.deepcopy(_get(forms, path))]
-    for path in _paths(forms):
+    for path in paths:
         node = _get(forms, path)
         if node[0] in ("list", "vec"):
             kids = node[1]
