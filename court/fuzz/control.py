@@ -128,8 +128,11 @@ class ControlMixin:
         before = f'(lambda () (display "{self.pick(["<", "[", "in "])}"))'
         after = f'(lambda () (display "{self.pick([">", "]", " out"])}"))'
         shape = self.pick(["plain", "escape", "raise", "nested", "after-handlers"])
+        needs = {"escape": ("callcc",), "raise": ("errors",), "after-handlers": ("callcc", "handlers")}
+        if not all(self.on(f) for f in needs.get(shape, ())):
+            shape = "plain"  # the tag names the shape the program has
         self.tag("shape:wind-" + shape)
-        if shape == "after-handlers" and self.on("callcc") and self.on("handlers"):
+        if shape == "after-handlers":
             # an escape from inside a handler installed in the body: the after thunk runs with
             # the handlers of the dynamic-wind call, so its raise-continuable reaches the outer
             k, e = self.fresh("k"), self.fresh("e")
@@ -143,11 +146,11 @@ class ControlMixin:
                     f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
                     f"(with-exception-handler (lambda ({e}) {inner}) (lambda () {escape}))) "
                     f"(lambda () {after_raise}))))))")
-        if shape == "escape" and self.on("callcc"):
+        if shape == "escape":
             k = self.fresh("k")
             return (f"(call/cc (lambda ({k}) (dynamic-wind {before} "
                     f"(lambda () ({k} {self.sub(t, d, s)})) {after})))")
-        if shape == "raise" and self.on("errors"):
+        if shape == "raise":
             e = self.fresh("e")
             return (f"(guard ({e} (#t {self.sub(t, d, s)})) (dynamic-wind {before} "
                     f"(lambda () (raise {self.raised(d, s)})) {after}))")
