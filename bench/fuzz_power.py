@@ -9,8 +9,9 @@ product it replaces) and a court that is `all-four` with that member replaced, t
 
 and prints a table: the bug, where it lives, found or not, seconds to the first finding (the
 campaign's wall time without the minimisation), the size of the minimised program, whether the
-healthy `all-four` agrees on that program (a finding the healthy court also makes is not the
-bug's), and the kill rate.
+healthy `all-four` makes no finding on that program (it agrees, or every member reaches the same
+limit, which is not comparable and not a finding; a finding the healthy court also makes is not
+the bug's), and the kill rate.
 
     python bench/fuzz_power.py                        # every bug, 60 s each
     python bench/fuzz_power.py --bugs remainder-sign,apply-drops-middle --seconds 20
@@ -131,15 +132,18 @@ def _forms(parse, text: str) -> int | None:
 
 
 def healthy_agrees(d: Path, program: Path, input_text: str | None) -> bool:
+    """The healthy all-four makes no finding on the program: it agrees, or it is not comparable
+    because every member reached a limit (one member alone reaching it would be a finding)."""
     argv = [sys.executable, "-m", "court.cli", "compare", str(program), "--court", "all-four",
             "--json"]
     if input_text is not None:
         argv += ["--input", input_text]
     run = subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=d, timeout=300)
     try:
-        return json.loads(run.stdout)["verdict"] == "agree"
+        verdict = json.loads(run.stdout)["verdict"]
     except (ValueError, KeyError):
         return False
+    return verdict in ("agree", "not-comparable")
 
 
 def _int(pattern: str, text: str) -> int | None:

@@ -158,10 +158,14 @@ class EdgesMixin:
     def edge_call(self, d: int, s: Scope) -> str:
         family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
                             "compare", "empty", "rounding", "rounding", "equality", "equality",
-                            "arity", "arity", "quasi", "predicate", "predicate", "truthy"])
+                            "arity", "arity", "quasi", "predicate", "predicate", "truthy",
+                            "contagion", "contagion", "near", "numtext", "unicode", "unicode",
+                            "confused", "confused", "callback"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
-        if family in ("index", "span", "rounding") and (self.safe or self.chance(60)):
+        if family in ("index", "span", "rounding", "contagion", "confused", "unicode",
+                      "callback") and \
+                (self.safe or self.chance(60)):
             return self.caught(call)
         return call
 

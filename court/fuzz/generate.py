@@ -23,6 +23,7 @@ from .control import ControlMixin
 from .edges import EdgesMixin
 from .forms import FormsMixin
 from .layout import relayout
+from .pitfalls import PitfallsMixin
 from .shapes import ShapesMixin
 from .signatures import SIGNATURES
 
@@ -83,7 +84,7 @@ class Steering:
         self.faults = faults or {}
 
 
-class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin):
+class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin):
     def __init__(self, rng: random.Random, features: set[str], safe: bool,
                  steering: Steering | None = None) -> None:
         self.rng = rng
@@ -443,12 +444,24 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin):
             forms.append(self.statement(scope))
         if not self.safe and self.chance(40):
             forms.append(self.diagnostic(scope))
+        if not self.safe and self.chance(8):
+            forms.insert(self.small(0, len(forms)), self.token_form())
         forms.append(self.expr(self.pick(TYPES), 3 if small else 3 + self.small(0, 1), scope))
         source = "\n".join(forms) + "\n"
         if self.on("layout"):
             source, used = relayout(source, self.rng)
             self.tags.update("layout:" + t for t in used)
         return source, input_text
+
+    def broken(self, source: str) -> str:
+        """The program cut short (inside nested lists, or a string) or with a bracket too many:
+        a reader diagnostic whose span is the innermost unclosed opening or the stray one."""
+        cut = self.rng.randrange(len(source) // 3, len(source))
+        if self.chance(70):
+            self.tag("shape:truncated")
+            return source[:cut]
+        self.tag("shape:stray-bracket")
+        return source[:cut] + self.pick([")", "(", "\"", "#"]) + source[cut:]
 
 
 def generate(rng: random.Random, *, only_safe: bool = False,
@@ -458,4 +471,6 @@ def generate(rng: random.Random, *, only_safe: bool = False,
     safe = only_safe or rng.randrange(100) < 75
     gen = Gen(rng, features, safe, steering)
     source, input_text = gen.program()
+    if not safe and rng.randrange(100) < 6:
+        source = gen.broken(source)
     return Case(source, input_text, tuple(sorted(features)), safe, tags=tuple(sorted(gen.tags)))

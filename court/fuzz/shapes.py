@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import values as V
+from .reduce import parse, render_node
+from .signatures import PRIMITIVES
 
 if TYPE_CHECKING:
     from .generate import Scope
@@ -35,6 +37,16 @@ TAIL_STEPS = {
     "apply": "(if (= {n} 0) 'done (apply {f} (list (- {n} 1))))",
     "call-with-values": "(if (= {n} 0) 'done (call-with-values (lambda () (- {n} 1)) {f}))",
 }
+
+# A recursive call made on the caller's behalf by a primitive or a control form.
+THROUGH = ["(car (map {f} (list (- {n} 1))))", "(apply {f} (list (- {n} 1)))",
+           "(call-with-values (lambda () ({f} (- {n} 1))) (lambda (x) x))",
+           "(dynamic-wind (lambda () #f) (lambda () ({f} (- {n} 1))) (lambda () #f))",
+           "(with-exception-handler (lambda (e) 0) (lambda () ({f} (- {n} 1))))",
+           "(call/cc (lambda (k) ({f} (- {n} 1))))", "(guard (e (#t 0)) ({f} (- {n} 1)))",
+           "(vector-ref (vector-map {f} (vector (- {n} 1))) 0)",
+           "(fold-left (lambda (a x) ({f} x)) 0 (list (- {n} 1)))",
+           "((lambda (m) ({f} m)) (- {n} 1))", "(let ((m ({f} (- {n} 1)))) m)"]
 
 
 class ShapesMixin:
@@ -331,7 +343,15 @@ class ShapesMixin:
         depth = self.pick([100, 500, 9990, 9998, 9999, 9999])
         if not self.safe and self.chance(30):
             depth = self.pick([10000, 10001, 10500])
-        kind = self.pick(["count", "build", "sum", "escape"])
+        kind = self.pick(["count", "build", "sum", "escape", "through"])
+        if kind == "through":
+            # each level's call made by a primitive or a control form (map's callback, apply,
+            # a wind's thunk, a handler's thunk, call/cc's receiver): it counts toward the depth
+            # all the same
+            via = self.pick(THROUGH).format(f=f, n=n)
+            depth = self.pick([10000, 10001])  # at the limit, and one past it
+            self.tag("shape:deep-through")
+            return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
         if kind == "escape":
             # escapes (a continuation, a caught raise) out of deep non-tail recursion, again and
             # again: each must give back the depth of the frames it leaves, or the escapes add
@@ -392,6 +412,24 @@ class ShapesMixin:
 
     # -- diagnostics ---------------------------------------------------------------------------
 
+    def through_global(self, code: str, fault: str, f: str) -> str:
+        """The fault made through a global procedure: its operands become the parameters of
+        ``f``, so the faulting call sees locals (where fast paths live) and the program calls a
+        global; now and then ``f`` is called with one argument too many or too few (E302 at a
+        call of a global), or ``f`` is not a procedure (E301)."""
+        if code == "E301":
+            return f"(define {f} {self.literal(self.pick(['int', 'str', 'list']))})\n({f} 1)"
+        tree = parse(fault)[0]
+        if tree[0] != "list" or tree[2] is not None or len(tree[1]) < 2 \
+                or tree[1][0][0] != "atom" or tree[1][0][1] not in PRIMITIVES:
+            return f"(define ({f}) {fault})\n({f})"
+        op, args = tree[1][0][1], [render_node(a) for a in tree[1][1:]]
+        params = [self.fresh("p") for _ in args]
+        if self.chance(25):
+            args = args[:-1] if self.chance(50) else [*args, "0"]
+        return (f"(define ({f} {' '.join(params)})\n  ({op} {' '.join(params)}))\n"
+                f"({f} {' '.join(args)})")
+
     def diagnostic(self, scope: Scope) -> str:
         """A form that ends the program with a diagnostic, of a code drawn toward those least
         seen, in one of several contexts (so spans sit at varied lines and columns)."""
@@ -408,8 +446,10 @@ class ShapesMixin:
             return fault  # not inside a procedure: later definitions would bind it
         f = self.fresh("bad")
         context = self.pick(["bare", "procedure", "callback", "wind", "guard", "nested",
-                             "after-output"])
+                             "after-output", "global", "global"])
         self.tag("shape:diag-" + context)
+        if context == "global":
+            return self.through_global(code, fault, f)
         if context == "procedure":
             return f"(define ({f}) (let ((x 1))\n    {fault}))\n({f})"
         if context == "callback":

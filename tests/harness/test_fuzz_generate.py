@@ -95,14 +95,16 @@ def test_the_language_is_covered():
 # generator missed; each must give programs the healthy court agrees on.
 NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:wind-after-handlers", "shape:let*-rebind", "shape:deep-escapes",
-              "shape:vector-mutated-while-mapped", "shape:case-uncomparable-data")
+              "shape:vector-mutated-while-mapped", "shape:case-uncomparable-data",
+              "edge:contagion", "edge:near", "edge:numtext", "edge:unicode", "edge:confused",
+              "shape:number-tokens", "shape:deep-through", "shape:diag-global")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
 def test_the_shapes_added_for_blind_bugs_give_programs_the_court_agrees_on(shape):
     rng = random.Random(shape)
     found = 0
-    for _ in range(3000):
+    for _ in range(10000):  # generation alone is cheap; the deep shapes are rare by design
         gen = Gen(rng, set(FEATURES), rng.random() < 0.5)
         source, input_text = gen.program()
         if shape in gen.tags:
@@ -111,6 +113,29 @@ def test_the_shapes_added_for_blind_bugs_give_programs_the_court_agrees_on(shape
             if found == 4:
                 return
     pytest.fail(f"no program with {shape}")
+
+
+def test_broken_programs_agree_and_are_mostly_reader_diagnostics():
+    """A program cut short or given a stray bracket: the members agree, and most such
+    programs end in a source error (the span of which is compared)."""
+    rng = random.Random("broken")
+    statuses = []
+    for _ in range(40):
+        gen = Gen(rng, set(FEATURES), False)
+        source, input_text = gen.program()
+        obs = assert_agree(gen.broken(source), input_text)
+        statuses.append(obs["tree"]["semantic"]["status"])
+    assert statuses.count("source-error") > len(statuses) // 2, statuses
+
+
+def test_a_fault_through_a_global_procedure_is_made_there():
+    gen = Gen(random.Random("global"), set(FEATURES), False)
+    text = gen.through_global("E312", "(+ #t 1)", "bad")
+    assert text.startswith("(define (bad p") and "(+ p" in text
+    sem = assert_agree(text + "\n", None)["tree"]["semantic"]
+    assert sem["diagnostics"][0]["code"] in ("E312", "E302")
+    five = gen.through_global("E301", "(5 3)", "five")
+    assert assert_agree(five + "\n", None)["tree"]["semantic"]["diagnostics"][0]["code"] == "E301"
 
 
 def test_multi_line_strings_and_the_new_faults_agree():

@@ -13,7 +13,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from implementations import worker  # noqa: E402
 from implementations.lispex import numbers, printer  # noqa: E402
-from implementations.lispex.errors import LispexError  # noqa: E402
 from implementations.lispex.values import Pair, Primitive  # noqa: E402
 from implementations.tree import machine, primitives  # noqa: E402
 
@@ -26,10 +25,12 @@ def replace(name, fn):
 
 
 def seed_quotient():
+    real = primitives()["quotient"].fn
+
     def quotient(a, b):
-        if b == 0:
-            raise LispexError("E313", "quotient: division by zero", (a, b))
-        return a // b  # the bug: rounds toward negative infinity
+        if type(a) is int and type(b) is int and b != 0:
+            return a // b  # the bug: rounds toward negative infinity
+        return real(a, b)  # other operands are checked (and refused) as before
     replace("quotient", quotient)
 
 

@@ -1,0 +1,162 @@
+"""Producers of the mistakes a host language invites, found by seeded bugs written blind: exactness
+contagion through every numeric primitive (an inexact divisor makes an inexact quotient), exact
+numbers compared with their nearest float, number text at the edges of the grammar (through
+string->number and, in unsafe programs, as tokens in the source), code points that Python
+classifies oddly (no-break space, soft hyphen, unassigned, combining, C1 controls) through the
+printer and the string and char primitives, and values a host confuses (#t is the integer 1 in
+Python, a one-character string is a character), passed as literals, as let-bound locals and as
+parameters, since fast paths for locals are where a host type test slips."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .generate import Scope
+
+# Integral operands in both exactnesses, signed zeros, and a few beyond them.
+INTEGRAL = ["7", "-7", "7.0", "-7.0", "2", "-2", "2.0", "-2.0", "6", "-6.0", "0", "0.0", "-0.0",
+            "1e21", "(expt 2 60)", "(exact->inexact (expt 2 60))", "1/2", "-5/2", "0.5"]
+DIVISION = ["quotient", "remainder", "modulo", "floor-quotient", "floor-remainder",
+            "truncate-quotient", "truncate-remainder", "floor/", "truncate/"]
+BINARY = ["+", "-", "*", "/", "max", "min", "gcd", "lcm", "expt", "=", "<"]
+UNARY = ["abs", "square", "exact-integer-sqrt", "round", "floor", "ceiling", "truncate", "exact",
+         "inexact", "even?", "odd?", "zero?", "negative?", "positive?", "number->string",
+         "integer?", "exact-integer?", "exact?", "-", "/"]
+
+# An exact number beside the float nearest it (equal only in floating point), or beside its
+# exact float value.
+NEAR = [("1/3", "0.3333333333333333"), ("2/3", "0.6666666666666666"), ("1/10", "0.1"),
+        ("9007199254740993", "9007199254740992.0"), ("(+ (expt 2 70) 1)", "1180591620717411303424.0"),
+        ("(expt 10 23)", "1e23"), ("1/2", "0.5"), ("-1/3", "-0.3333333333333333"),
+        ("(- (expt 2 53) 1)", "9007199254740991.0"), ("(expt 2 1024)", "1.7976931348623157e308"),
+        ("0", "-0.0"), ("(/ 1 (expt 10 21))", "1e-21"), ("(+ (expt 2 53) 2)", "9007199254740994.0"),
+        ("3602879701896397/36028797018963968", "0.1")]
+NEAR_OPS = ["=", "<", "<=", ">", ">=", "max", "min", "eqv?", "equal?", "-"]
+
+# Number text the grammar may or may not take: signs on zero, bare points, exponents, radix
+# prefixes, rationals with odd parts, junk after digits.
+NUMBER_TEXT = ["-0", "+0", "-0.0", "+5", "-5", ".5", "5.", "-.5", "+.5", "1/2", "-1/2", "+1/2",
+               "1/-2", "0/5", "-0/5", "2/4", "00", "007", "-007", "1e3", "1E3", "1e", "e1", "--1",
+               "+-1", "1.5e-3", "-", "+", ".", "1/0", "0/0", "1.0/2", "12abc", "1e308", "1e309",
+               "-1e309", "4.9e-324", "5e-325", "1.", "0.", "-0.5e0", "1e+0", "123456789012345678901",
+               "#e1.5", "#x1F", "ff", "FF", "101", "777", "-ff", "1_000", "١٢", "٣"]
+RADIXES = ["2", "8", "10", "16"]
+# Tokens in the source: each either reads (as a number or a symbol) or is E100 at its span.
+TOKENS = ["-0", "+5", "-5", ".5", "5.", "-.5", "1/2", "-1/2", "+1/2", "1/-2", "0/5", "00", "007",
+          "1e3", "1.5e-3", "-0.0", "+.5", "1/0", "1.", "12abc", "-", "+", "...", "->x", "-a",
+          "+a", "1+", "--1", "1e", "0x10", "+inf.0", "-nan.0", "1/2/3", ".5e1", "-.", "+i"]
+
+# Code points where Unicode's classes and Python's are easy to mix up.
+CODE_POINTS = [0xA0, 0xAD, 0x85, 0x9F, 0x7F, 0x0, 0x1F, 0x7, 0x200B, 0x200D, 0x200E, 0x2028,
+               0x2029, 0xFEFF, 0x378, 0xE000, 0x301, 0x1F600, 0x10FFFF, 0xFFFD, 0x3000, 0x1680,
+               0xDF, 0x130, 0x1C5, 0x3A3, 0x3C2, 0xFB00, 0x2160, 0x660, 0xB2, 0xBD, 0x1E9E]
+UNICODE_FORMS = [
+    "(write (list->string (list (integer->char {n}) #\\a)))", "(write (integer->char {n}))",
+    "(display (list->string (list #\\[ (integer->char {n}) #\\])))", '(write "\\x{h};")',
+    '(string-length "\\x{h};b")', '(write (string-upcase "a\\x{h};"))',
+    '(write (string-downcase "\\x{h};Z"))', '(write (string-foldcase "\\x{h};"))',
+    "(write (char-upcase (integer->char {n})))", "(write (char-downcase (integer->char {n})))",
+    "(map (lambda (p) (p (integer->char {n}))) (list char-alphabetic? char-numeric? "
+    "char-whitespace? char-upper-case? char-lower-case?))",
+    '(write (string->list "x\\x{h};"))', '(list (string<? "\\x{h};" "\\x{m};") '
+    '(string-ci=? "\\x{h};" "\\x{m};") (char<? (integer->char {n}) #\\a))',
+    '(write (string->symbol "a\\x{h};"))', '(write (list "\\x{h};" (integer->char {n})))',
+    "(char->integer (string-ref (list->string (list (integer->char {n}))) 0))",
+    '(write (string-copy "\\x{h};\\x{m};" 1))',
+]
+
+# Values a host language confuses with each other, and calls that must tell them apart.
+CONFUSED = ["#t", "#f", "1", "0", "1.0", "#\\a", "\"a\"", "'()", "'a", "#\\0", "\"\"", "-0.0"]
+TELLING = [("+", 2), ("-", 2), ("*", 2), ("<", 2), ("=", 2), (">=", 2), ("max", 2), ("abs", 1),
+           ("quotient", 2), ("expt", 2), ("exact->inexact", 1), ("number->string", 1),
+           ("even?", 1), ("zero?", 1), ("integer?", 1), ("number?", 1), ("exact?", 1),
+           ("boolean?", 1), ("char?", 1), ("string?", 1), ("eqv?", 2), ("equal?", 2), ("eq?", 2),
+           ("make-vector", 1), ("integer->char", 1), ("char->integer", 1), ("char-upcase", 1),
+           ("string-length", 1), ("length", 1), ("not", 1), ("symbol?", 1), ("null?", 1),
+           ("boolean=?", 2), ("char=?", 2), ("string=?", 2), ("list-tail", 2), ("vector-ref", 2),
+           ("string-ref", 2), ("list", 2), ("cons", 2)]
+# Arithmetic and comparison, where a fast path for numbers tests the host's type.
+ARITHMETIC = [("+", 2), ("-", 2), ("*", 2), ("<", 2), ("=", 2), (">", 2), ("<=", 2), ("quotient", 2)]
+# Library primitives whose callback returns what they refuse (a non-character to string-map,
+# several values or none where one is wanted), or faults inside the callback: the condition
+# and its span belong to the primitive's call in the first case, to the callback's in the second.
+CALLBACK_FAULTS = [
+    '(string-map (lambda (c) (char->integer c)) "ab")', '(string-map (lambda (c) (list c)) "ab")',
+    '(string-map (lambda (c) (values c c)) "ab")', "(map (lambda (x) (values x x)) '(1 2))",
+    "(vector-map (lambda (x) (values)) (vector 1))", "(fold-left (lambda (a x) (values a x)) 0 '(1))",
+    "(filter (lambda (x) (values #t #t)) '(1))", "(reduce (lambda (a b) (values)) 0 '(1 2))",
+    "(fold-right (lambda (x a) (values x a)) 0 '(1))", "(vector-for-each (lambda (x) (car x)) (vector 1))",
+    '(string-for-each (lambda (c) (+ c 1)) "a")', "(map (lambda (x) (vector-ref x 0)) (list (vector) 1))",
+    "(any? (lambda (x) (values x x)) '(1))", "(all? (lambda (x) (car x)) '(1))",
+    "(apply (lambda (x) (car x)) '(5))", "(list->string (map char-upcase '(#\\a 1)))",
+    "(vector-map (lambda (x) (+ x (string-length x))) (vector \"s\"))"]
+# Containers for the index-taking calls, so the index is the confused value.
+CONTAINER = {"list-tail": "(list 1 2)", "vector-ref": "(vector 1 2)", "string-ref": "\"ab\""}
+
+
+class PitfallsMixin:
+    def edge_contagion(self, d: int, s: Scope) -> str:
+        """A numeric primitive on integral operands of mixed exactness: the result is inexact
+        when any operand is (R7RS), whatever the operator's role."""
+        if self.chance(35):
+            op = self.pick(UNARY)
+            return f"({op} {self.pick(INTEGRAL)})"
+        op = self.pick(DIVISION + BINARY)
+        a, b = self.pick(INTEGRAL), self.pick(INTEGRAL)
+        call = f"({op} {a} {b})"
+        if op.endswith("/"):
+            q, r = self.fresh("q"), self.fresh("r")
+            return f"(call-with-values (lambda () {call}) (lambda ({q} {r}) (list {q} {r})))"
+        return call
+
+    def edge_near(self, d: int, s: Scope) -> str:
+        exact, inexact = self.pick(NEAR)
+        a, b = (exact, inexact) if self.chance(50) else (inexact, exact)
+        op = self.pick(NEAR_OPS)
+        if self.chance(35):
+            x, y = self.fresh("a"), self.fresh("b")
+            return f"(let (({x} {a}) ({y} {b})) ({op} {x} {y}))"
+        if op in ("=", "<", "<=") and self.chance(30):
+            return f"({op} {a} {b} {self.pick([a, b])})"
+        return f"({op} {a} {b})"
+
+    def edge_numtext(self, d: int, s: Scope) -> str:
+        text = self.pick(NUMBER_TEXT)
+        if self.chance(30):
+            return f'(string->number "{text}" {self.pick(RADIXES)})'
+        if self.chance(25):
+            v = self.fresh("n")
+            return f'(let (({v} (string->number "{text}"))) (if {v} (number->string {v}) {v}))'
+        return f'(string->number "{text}")'
+
+    def edge_unicode(self, d: int, s: Scope) -> str:
+        n, m = self.pick(CODE_POINTS), self.pick(CODE_POINTS)
+        return self.pick(UNICODE_FORMS).format(n=n, h=f"{n:x}", m=f"{m:x}")
+
+    def edge_confused(self, d: int, s: Scope) -> str:
+        """A call that must tell apart values a host language takes for one another, given them
+        as literals, as let-bound locals or as a procedure's parameters."""
+        op, arity = self.pick(ARITHMETIC if self.chance(40) else TELLING)
+        args = [self.pick(CONFUSED) for _ in range(arity)]
+        if op in CONTAINER:
+            args = [CONTAINER[op], args[0]]
+        how = self.pick(["literal", "let", "lambda"])
+        if how == "literal":
+            return f"({op} {' '.join(args)})"
+        names = [self.fresh("c") for _ in args]
+        call = f"({op} {' '.join(names)})"
+        if how == "let":
+            binds = " ".join(f"({n} {a})" for n, a in zip(names, args, strict=True))
+            return f"(let ({binds}) {call})"
+        return f"((lambda ({' '.join(names)}) {call}) {' '.join(args)})"
+
+    def token_form(self) -> str:
+        """A top-level form quoting tokens at the edges of the number grammar: the program reads
+        them (as numbers or symbols) or is E100 at the first bad one."""
+        tokens = " ".join(self.pick(TOKENS) for _ in range(self.small(1, 3)))
+        self.tag("shape:number-tokens")
+        return f"(write '({tokens}))"
+
+    def edge_callback(self, d: int, s: Scope) -> str:
+        return self.pick(CALLBACK_FAULTS)
