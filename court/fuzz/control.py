@@ -29,9 +29,16 @@ class ControlMixin:
         k = self.fresh("k")
         inner = s.child()
         body = self.sub(t, d, inner)
-        shape = self.pick(["plain", "inside", "loop", "handler", "wind", "values"])
+        shape = self.pick(["plain", "inside", "loop", "handler", "wind", "values", "operands"])
         self.tag("shape:callcc-" + shape)
         cc = self.pick(["call/cc", "call-with-current-continuation"])
+        if shape == "operands":
+            # the escape leaves operands already evaluated inside its body; the call pending
+            # outside must see only its own
+            inside = " ".join(self.sub("any", d, s) for _ in range(self.small(1, 2)))
+            outside = " ".join(self.sub("any", d, s) for _ in range(self.small(1, 2)))
+            return (f"(list {outside} ({cc} (lambda ({k}) (list {inside} ({k} {body}) "
+                    f"{self.sub('any', d, s)}))))")
         if shape == "inside" and t in ("int", "num"):
             # the continuation called from inside its own body, abandoning the pending `+`
             return f"({cc} (lambda ({k}) (+ 1 ({k} {body}) {self.sub('int', d, s)})))"
@@ -120,6 +127,14 @@ class ControlMixin:
                           f" (lambda () (display \"out \")))")
         inner_s = s.child(**{e2: "any"})
         outer_s = s.child(**{e1: "any"})
+        if self.on("handlers") and self.chance(40):
+            # raise-continuable through a non-tail guard with no matching clause, resumed by
+            # the outer handler: the code after the guard reads the locals around it
+            x, y = self.fresh("x"), self.fresh("y")
+            self.tag("shape:reraise-resumed")
+            return (f"(with-exception-handler (lambda ({e1}) {self.literal('int')}) (lambda () "
+                    f"(let (({x} {self.sub('any', d, s)})) (let (({y} (+ 1 (guard ({e2} "
+                    f"((string? {e2}) 0)) (raise-continuable {raised}))))) (list {x} {y})))))")
         self.tag("shape:reraise")
         return (f"(guard ({e1} (#t (display (list 'outer {e1})) {self.sub(t, d, outer_s)})) "
                 f"(guard ({e2} ((eq? {e2} 'never) {self.sub(t, d, inner_s)})) {inner_body}))")
@@ -127,8 +142,10 @@ class ControlMixin:
     def p_dynwind(self, d: int, s: Scope, t: str) -> str:
         before = f'(lambda () (display "{self.pick(["<", "[", "in "])}"))'
         after = f'(lambda () (display "{self.pick([">", "]", " out"])}"))'
-        shape = self.pick(["plain", "escape", "raise", "nested", "after-handlers"])
-        needs = {"escape": ("callcc",), "raise": ("errors",), "after-handlers": ("callcc", "handlers")}
+        shape = self.pick(["plain", "escape", "raise", "nested", "after-handlers",
+                           "before-escape", "values"])
+        needs = {"escape": ("callcc",), "raise": ("errors",), "after-handlers": ("callcc", "handlers"),
+                 "before-escape": ("errors",), "values": ("multivalues",)}
         if not all(self.on(f) for f in needs.get(shape, ())):
             shape = "plain"  # the tag names the shape the program has
         self.tag("shape:wind-" + shape)
@@ -146,6 +163,21 @@ class ControlMixin:
                     f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
                     f"(with-exception-handler (lambda ({e}) {inner}) (lambda () {escape}))) "
                     f"(lambda () {after_raise}))))))")
+        if shape == "before-escape":
+            # leaving the before thunk (a caught raise, a continuation) never enters the
+            # extent, so the after thunk must not run
+            k, e = self.fresh("k"), self.fresh("e")
+            if self.on("callcc") and self.chance(50):
+                return (f"(call/cc (lambda ({k}) (dynamic-wind (lambda () (display \"b\") "
+                        f"({k} {self.sub(t, d, s)})) (lambda () {self.sub(t, d, s)}) {after})))")
+            return (f"(guard ({e} (#t (list 'caught {e}))) (dynamic-wind (lambda () "
+                    f"(display \"b\") (raise {self.raised(d, s)})) (lambda () "
+                    f"{self.sub(t, d, s)}) {after}))")
+        if shape == "values":
+            # the thunk's values, several or none, pass through the after thunk
+            vals = " ".join(self.sub("any", d, s) for _ in range(self.pick([0, 2, 3])))
+            return (f"(call-with-values (lambda () (dynamic-wind {before} (lambda () "
+                    f"(values {vals})) {after})) list)")
         if shape == "escape":
             k = self.fresh("k")
             return (f"(call/cc (lambda ({k}) (dynamic-wind {before} "

@@ -130,7 +130,12 @@ ARITY = ["(- 7)", "(- -0.0)", "(/ 4)", "(/ 0.5)", "(/ 1 2 3)", "(/ 60 2 -3)", "(
 QUASI = ["`(1 ,@'() 2)", "`(1 ,@(list 2 3))", "`(,@(list 1 2) . 3)", "`(1 . ,(+ 1 1))",
          "`#(1 ,@(list 2 3) 4)", "`(a `(b ,(c ,(+ 1 2))))", "`(a `(b ,,(+ 1 2)))",
          "`(1 `,(+ 1 ,(+ 2 3)))", "`((,@'()) ,@'())", "`(x ,'y ,@'(z))", "`,(+ 1 2)",
-         "`(quote ,(+ 1 2))", "`#()", "`(() . ())", "`(1 ,@(map (lambda (x) (* x x)) '(2 3)))"]
+         "`(quote ,(+ 1 2))", "`#()", "`(() . ())", "`(1 ,@(map (lambda (x) (* x x)) '(2 3)))",
+         # splices of a variable at the end (a copy, not the list itself), of a non-list, of an
+         # improper list, and an unquote in the dotted tail
+         "(let ((b '(1 2))) (let ((q `(x ,@b))) (list q (eq? (cdr q) b))))",
+         "(let ((b 'oops)) `(begin ,@b))", "`(1 ,@5)", "`(1 ,@'(2 . 3))", "`(,@'(1) ,@2)",
+         "`#(1 ,@5)", "(let ((x 5)) `(a . ,x))", "`(1 ,@'() . 2)"]
 
 
 # Higher-order primitives given a procedure that answers a true value other than #t (only #f is
@@ -164,7 +169,7 @@ class EdgesMixin:
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in ("index", "span", "rounding", "contagion", "confused", "unicode",
-                      "callback") and \
+                      "callback", "quasi") and \
                 (self.safe or self.chance(60)):
             return self.caught(call)
         return call

@@ -143,8 +143,14 @@ class ShapesMixin:
             extra = f" ({lst} '())"
             body += f" (set! {lst} (cons {i} {lst}))"
             self.tag("form:do-no-step")
+        if not extra and self.chance(40):
+            # stepped to the previous value of another variable: every step sees old values
+            prev = self.fresh("prev")
+            extra = f" ({prev} -1 {i})"
+            inner.vars[prev] = "int"
+            self.tag("form:do-prev")
         result = acc if t in ("int", "num") else \
-            (lst if extra and t in ("list", "any") else self.sub(t, d, inner))
+            (lst if extra and t in ("list", "any") and "'()" in extra else self.sub(t, d, inner))
         self.tag("form:do-multi" if extra else "form:do")
         # the step is (- i -1), not (+ i 1): a program may have rebound + (to *, say), and the
         # loop must still end
@@ -159,9 +165,11 @@ class ShapesMixin:
         self.tag("form:named-let-multi")
         end = a if t in ("int", "num") else (f"(list {a} {b})" if t in ("list", "any")
                                               else self.sub(t, d, inner))
+        step = self.pick([f"{b} (+ {a} {b} {self.sub('int', d, inner)})", f"{b} {a}",
+                          f"(+ {a} {self.small(1, 3)}) {a}"])
         return (f"(let {loop} (({i} {self.small(0, 8)}) ({a} {self.sub('int', d, s)}) "
                 f"({b} {self.small(-3, 3)})) (if (<= {i} 0) {end} "
-                f"({loop} (- {i} 1) {b} (+ {a} {b} {self.sub('int', d, inner)}))))")
+                f"({loop} (- {i} 1) {step})))")
 
     def p_loop_closures(self, d: int, s: Scope, t: str) -> str:
         """Closures made in each iteration of a do loop or named let, called after the loop:
@@ -391,6 +399,18 @@ class ShapesMixin:
             return [f"(define ({a} {n}) (if (= {n} 0) 'done ({b} (- {n} 1))))",
                     f"(define ({b} {n}) {self.tail_step(b, n, a)})",
                     f"(display ({a} {count}))"]
+        if self.chance(25):
+            # a loop of four or five variables: a call that wide must be a tail call too
+            vs = [self.fresh("w") for _ in range(self.pick([3, 4]))]
+            self.tag("shape:tail-wide")
+            if self.chance(50):
+                steps = " ".join(f"({v} 0 (+ {v} {j}))" for j, v in enumerate(vs))
+                return [f"(display (do (({n} 0 (+ {n} 1)) {steps}) ((= {n} {count}) "
+                        f"(list {' '.join(vs)}))))"]
+            step = " ".join(f"(+ {v} {j})" for j, v in enumerate(vs))
+            return [f"(define ({f} {n} {' '.join(vs)}) (if (= {n} 0) (list {' '.join(vs)}) "
+                    f"({f} (- {n} 1) {step})))",
+                    f"(display ({f} {count} {' '.join('0' for _ in vs)}))"]
         return [f"(define ({f} {n}) {self.tail_step(f, n, f)})", f"(display ({f} {count}))"]
 
     def tail_step(self, f: str, n: str, callee: str) -> str:

@@ -97,7 +97,9 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:wind-after-handlers", "shape:let*-rebind", "shape:deep-escapes",
               "shape:vector-mutated-while-mapped", "shape:case-uncomparable-data",
               "edge:contagion", "edge:near", "edge:numtext", "edge:unicode", "edge:confused",
-              "shape:number-tokens", "shape:deep-through", "shape:diag-global")
+              "shape:number-tokens", "shape:deep-through", "shape:diag-global",
+              "shape:callcc-operands", "shape:reraise-resumed", "shape:wind-before-escape",
+              "shape:wind-values", "form:do-prev", "shape:tail-wide")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
