@@ -103,3 +103,5 @@ from bench.seeded_bugs import bugs_tree, bugs_vm, bugs_topaz_tree, bugs_topaz_vm
 from bench.seeded_bugs import bugs_blind_tree_vm, bugs_blind_topaz  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_three  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_four  # noqa: E402,F401,I001
+from bench.seeded_bugs import bugs_blind_five  # noqa: E402,F401,I001
+from bench.seeded_bugs import bugs_blind_six  # noqa: E402,F401,I001
