@@ -165,11 +165,11 @@ class EdgesMixin:
                             "compare", "empty", "rounding", "rounding", "equality", "equality",
                             "arity", "arity", "quasi", "predicate", "predicate", "truthy",
                             "contagion", "contagion", "near", "numtext", "unicode", "unicode",
-                            "confused", "confused", "callback"])
+                            "confused", "confused", "callback", "novalue", "improper"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in ("index", "span", "rounding", "contagion", "confused", "unicode",
-                      "callback", "quasi") and \
+                      "callback", "quasi", "improper") and \
                 (self.safe or self.chance(60)):
             return self.caught(call)
         return call

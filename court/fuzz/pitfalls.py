@@ -91,6 +91,21 @@ CALLBACK_FAULTS = [
     "(any? (lambda (x) (values x x)) '(1))", "(all? (lambda (x) (car x)) '(1))",
     "(apply (lambda (x) (car x)) '(5))", "(list->string (map char-upcase '(#\\a 1)))",
     "(vector-map (lambda (x) (+ x (string-length x))) (vector \"s\"))"]
+# Forms that yield no value at all (not #f, not an unspecified object), seen through
+# call-with-values: a `when` whose test is false, a `cond` or `case` with no clause taken, the
+# effects.
+NO_VALUE = ["(when #f 1)", "(unless #t 1)", "(cond (#f 1))", "(case 3 ((1) 'a))",
+            "(for-each car '())", "(do ((i 0 (+ i 1))) ((= i 2)))", "(let ((x 1)) (set! x 2))",
+            "(vector-set! (vector 1) 0 2)", '(display "")', "(values)",
+            "(let loop ((i 0)) (when (< i 2) (loop (+ i 1))))", "(when (= 1 2) 'no)",
+            "(cond ((assv 9 '((1 . a)))))", "(case 'z ((a b) 1) ((c) 2))"]
+# List primitives on improper lists and non-lists: which keep the final tail, which refuse.
+IMPROPER = ["(list-copy '(1 2 . 3))", "(list-copy 5)", "(list-copy '(1 . 2))", "(append '(1) 2)",
+            "(append '(1) '(2 . 3))", "(list? '(1 . 2))", "(length '(1 2 . 3))",
+            "(list->vector '(1 . 2))", "(map car '((1) . 5))", "(apply + 1 '(2 . 3))",
+            "(reverse '(1 . 2))", "(list-tail '(1 2 . 3) 2)", "(list-ref '(1 2 . 3) 1)",
+            "(memv 3 '(1 2 . 3))", "(assq 'b '((a . 1) . 2))", "(cdr (list-copy '(1 . 2)))",
+            "(equal? (list-copy '(1 2 . 3)) '(1 2 . 3))"]
 # Containers for the index-taking calls, so the index is the confused value.
 CONTAINER = {"list-tail": "(list 1 2)", "vector-ref": "(vector 1 2)", "string-ref": "\"ab\""}
 
@@ -160,3 +175,9 @@ class PitfallsMixin:
 
     def edge_callback(self, d: int, s: Scope) -> str:
         return self.pick(CALLBACK_FAULTS)
+
+    def edge_novalue(self, d: int, s: Scope) -> str:
+        return f"(call-with-values (lambda () {self.pick(NO_VALUE)}) list)"
+
+    def edge_improper(self, d: int, s: Scope) -> str:
+        return self.pick(IMPROPER)

@@ -99,7 +99,8 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "edge:contagion", "edge:near", "edge:numtext", "edge:unicode", "edge:confused",
               "shape:number-tokens", "shape:deep-through", "shape:diag-global",
               "shape:callcc-operands", "shape:reraise-resumed", "shape:wind-before-escape",
-              "shape:wind-values", "form:do-prev", "shape:tail-wide")
+              "shape:wind-values", "form:do-prev", "shape:tail-wide", "edge:novalue",
+              "edge:improper")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
