@@ -143,6 +143,7 @@ class ShapesMixin:
             extra = f" ({lst} '())"
             body += f" (set! {lst} (cons {i} {lst}))"
             self.tag("form:do-no-step")
+        has_list = bool(extra)
         if not extra and self.chance(40):
             # stepped to the previous value of another variable: every step sees old values
             prev = self.fresh("prev")
@@ -150,7 +151,7 @@ class ShapesMixin:
             inner.vars[prev] = "int"
             self.tag("form:do-prev")
         result = acc if t in ("int", "num") else \
-            (lst if extra and t in ("list", "any") and "'()" in extra else self.sub(t, d, inner))
+            (lst if has_list and t in ("list", "any") else self.sub(t, d, inner))
         self.tag("form:do-multi" if extra else "form:do")
         # the step is (- i -1), not (+ i 1): a program may have rebound + (to *, say), and the
         # loop must still end
@@ -405,7 +406,8 @@ class ShapesMixin:
             self.tag("shape:tail-wide")
             if self.chance(50):
                 steps = " ".join(f"({v} 0 (+ {v} {j}))" for j, v in enumerate(vs))
-                return [f"(display (do (({n} 0 (+ {n} 1)) {steps}) ((= {n} {count}) "
+                # (- n -1) rather than (+ n 1), as in p_do: + may have been rebound
+                return [f"(display (do (({n} 0 (- {n} -1)) {steps}) ((= {n} {count}) "
                         f"(list {' '.join(vs)}))))"]
             step = " ".join(f"(+ {v} {j})" for j, v in enumerate(vs))
             return [f"(define ({f} {n} {' '.join(vs)}) (if (= {n} 0) (list {' '.join(vs)}) "
