@@ -2,7 +2,8 @@
 
 Members of one case run at the same time on separate workers when ``jobs`` allows it, otherwise
 one after another; either way each sees the same source, input and limits. A disagreement is run
-once more to confirm it before it is reported. A member that timed out while the others answered
+once more to confirm it before it is reported, and so is a member fault (a crash, a broken
+reply). A member that timed out while the others answered
 is run once more with a longer wall clock before it counts; a member that reached a limit the
 others finished far within is run once more with a raised budget, and the verdict records what
 that showed.
@@ -330,9 +331,9 @@ class CourtSession:
 
     def run_case(self, source: bytes, input_text: str | None = None,
                  filename: str = "program.lspx", confirm: bool = True) -> CaseResult:
-        """One case on every member. With ``confirm`` (the default) a disagreement is run again,
-        a timeout once more with a longer clock, a one-sided limit with a raised budget; without
-        it (a reducer's many trials) the first verdict stands."""
+        """One case on every member. With ``confirm`` (the default) a disagreement or a member
+        fault is run again, a timeout once more with a longer clock, a one-sided limit with a
+        raised budget; without it (a reducer's many trials) the first verdict stands."""
         t0 = time.perf_counter()
         observations = self.run_members(source, input_text, filename)
         if confirm:
@@ -341,7 +342,9 @@ class CourtSession:
         first = None
         if confirm and verdict.kind == "one-sided-limit":
             verdict = self._rerun_limited(verdict, observations, source, input_text, filename)
-        if confirm and verdict.kind == "disagree":
+        # A member fault is confirmed like a disagreement: a worker killed from outside (the
+        # OOM killer, a user's kill) looks like a crash once and must not be reported as a bug.
+        if confirm and verdict.kind in ("disagree", "member-fault"):
             again = self.run_members(source, input_text, filename)
             second = self.judge(again)
             first = observations

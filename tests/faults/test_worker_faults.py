@@ -87,6 +87,25 @@ def test_a_faulty_one_shot_product_is_marked_on_its_cases_only(court_run, mode: 
     assert_only_faulty_marked(run, kind, words)
 
 
+def test_a_member_killed_once_from_outside_is_not_a_finding(court_run, tmp_path,
+                                                            monkeypatch) -> None:
+    """A crash is re-run before it counts, like a disagreement: a worker killed once (the OOM
+    killer, a user's kill) is no finding. The case is judged on the re-run (against its blessed
+    expectations here), and its verdict says the divergence did not reproduce."""
+    marker = tmp_path / "killed"
+    monkeypatch.setenv("FAULTY_ONCE_FILE", str(marker))
+    run = court_run(worker_toml("killed-once"), "tree,faulty")
+    assert marker.exists()
+    o = run.report["summary"]["outcomes"]
+    assert o.get("member-fault", 0) == 0 and o["agree"] == N_CASES, o
+    assert len(run.report["cases"]) == N_CASES
+    odd = [c for c in run.report["cases"] if c["verdict"] != "agree"]
+    assert [int(c["id"][1:]) for c in odd] == [FAULTY[0]], odd
+    assert odd[0]["verdict"] == "not-comparable"
+    assert any("did not reproduce" in r for r in odd[0]["reasons"]), odd[0]["reasons"]
+    assert run.status == 0, run.err[-2000:]
+
+
 def test_a_huge_correct_reply_is_a_correct_reply(court_run) -> None:
     # 8 MiB of evidence in a reply: read in full, not a timeout, not a protocol fault.
     run = court_run(worker_toml("huge-reply"), "tree,faulty", "--strict")

@@ -2,7 +2,9 @@
 commits on every case whose source holds `FAULT`; other cases it answers correctly.
 
 Modes: null, list, no-observation, wrong-types, wrong-id (malformed replies), killed-mid-write, huge-reply
-(a correct reply of 8 MiB), setsid, double-fork (processes left behind), exit3, memory, hang.
+(a correct reply of 8 MiB), setsid, double-fork (processes left behind), exit3, memory, hang,
+killed-once (killed on the first FAULT case only, as a kill from outside would be: the file
+named by $FAULTY_ONCE_FILE records that it happened).
 """
 
 import argparse
@@ -37,6 +39,12 @@ def reply_for(mode: str, req: dict) -> object:
     if mode == "killed-mid-write":
         sys.stdout.write(json.dumps(good)[:20])
         sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+    if mode == "killed-once":
+        marker = os.environ["FAULTY_ONCE_FILE"]
+        if os.path.exists(marker):
+            return good
+        open(marker, "w").close()
         os.kill(os.getpid(), signal.SIGKILL)
     if mode == "huge-reply":
         good["observation"]["resources"]["padding"] = "x" * (8 << 20)
