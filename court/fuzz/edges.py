@@ -148,6 +148,9 @@ TRUTHY = ["(any? (lambda (x) (memv x '(2 3))) '(1 2 3))", "(all? (lambda (x) (an
           "(cond ((assv 2 '((1 . a) (2 . b)))) (else 'no))", "(cond ((memq 'x '(w x y))) (else #f))",
           "(or (memv 5 '(4 5)) 'none)", "(and 1 '() \"s\")"]
 
+# The largest list, string, vector or bytevector the shipped primitives make (longer is E311).
+MAX_LENGTH = 10_000_000
+
 # The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
 MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
                        "callback", "quasi", "improper"})
@@ -169,7 +172,8 @@ class EdgesMixin:
                             "compare", "empty", "rounding", "rounding", "equality", "equality",
                             "arity", "arity", "quasi", "predicate", "predicate", "truthy",
                             "contagion", "contagion", "near", "numtext", "unicode", "unicode",
-                            "confused", "confused", "callback", "novalue", "improper"])
+                            "confused", "confused", "callback", "novalue", "improper",
+                            "falsy", "falsy"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in MAY_FAULT and (self.safe or self.chance(60)):
@@ -182,6 +186,8 @@ class EdgesMixin:
                 f"(error-object-irritants {e}))) (#t (list 'raised {e}))) {call})")
 
     def edge_index(self, d: int, s: Scope) -> str:
+        if self.chance(12):
+            return self.edge_allocation()
         n = self.small(0, 4)
         i = self.pick([-1, 0, n - 1, n, n + 1, -n]) if n else self.pick([-1, 0, 1])
         how = self.pick(["vector-ref", "list-ref", "string-ref", "list-tail", "vector-set!",
@@ -208,6 +214,18 @@ class EdgesMixin:
         if how == "integer->char":
             return f"(integer->char {self.pick([-1, 0, 55295, 55296, 57343, 57344, 1114111, 1114112, 127, 128])})"
         return f"({how} {i} {self.pick(FILL)})"
+
+    def edge_allocation(self) -> str:
+        """A sequence made at the largest length the primitives allow, one less, or one more
+        (E311): a bound applied one element early or late. Tens of milliseconds a member at the
+        bound, so rare; make-list, whose ten million pairs cost seconds, only past it."""
+        self.tag("edge:allocation")
+        how = self.pick(["make-vector", "make-string", "make-bytevector", "make-list"])
+        n = MAX_LENGTH + 1 if how == "make-list" else MAX_LENGTH + self.pick([-1, 0, 0, 1])
+        size = {"make-vector": "vector-length", "make-string": "string-length",
+                "make-bytevector": "bytevector-length", "make-list": "length"}[how]
+        fill = self.pick(["", " 7"] if how != "make-string" else ["", " #\\a"])
+        return f"({size} ({how} {n}{fill}))"
 
     def edge_span(self, d: int, s: Scope) -> str:
         n = self.small(0, 5)

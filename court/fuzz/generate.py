@@ -22,6 +22,7 @@ from . import values as V
 from .control import ControlMixin
 from .edges import EdgesMixin
 from .forms import FormsMixin
+from .layout import _tokens as layout_tokens
 from .layout import relayout
 from .pitfalls import PitfallsMixin
 from .shapes import ShapesMixin
@@ -453,6 +454,20 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin):
             self.tags.update("layout:" + t for t in used)
         return source, input_text
 
+    def misnamed(self, source: str) -> str:
+        """One symbol of the program replaced by a reserved word or a forbidden name, wherever
+        it stands: an operand, a body, a binder, a quoted datum, a callee. The front end must
+        refuse it there as at the head of a form (E110, E120), and a fast path that checks
+        only some positions shows it."""
+        spots = [(s, e) for kind, s, e in layout_tokens(source)
+                 if kind == "other" and not source[s].isdigit() and source[s] not in "'`,#-+."]
+        if not spots:
+            return source
+        s, e = self.pick(spots)
+        word = self.pick(V.FORBIDDEN_NAMES if self.chance(60) else V.RESERVED_NAMES)
+        self.tag("shape:misnamed")
+        return source[:s] + word + source[e:]
+
     def broken(self, source: str) -> str:
         """The program cut short (inside nested lists, or a string) or with a bracket too many:
         a reader diagnostic whose span is the innermost unclosed opening or the stray one."""
@@ -473,4 +488,6 @@ def generate(rng: random.Random, *, only_safe: bool = False,
     source, input_text = gen.program()
     if not safe and rng.randrange(100) < 6:
         source = gen.broken(source)
+    elif not safe and rng.randrange(100) < 8:
+        source = gen.misnamed(source)
     return Case(source, input_text, tuple(sorted(features)), safe, tags=tuple(sorted(gen.tags)))

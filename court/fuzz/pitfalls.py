@@ -108,6 +108,20 @@ IMPROPER = ["(list-copy '(1 2 . 3))", "(list-copy 5)", "(list-copy '(1 . 2))", "
             "(reverse '(1 . 2))", "(list-tail '(1 2 . 3) 2)", "(list-ref '(1 2 . 3) 1)",
             "(memv 3 '(1 2 . 3))", "(assq 'b '((a . 1) . 2))", "(cdr (list-copy '(1 . 2)))",
             "(equal? (list-copy '(1 2 . 3)) '(1 2 . 3))"]
+# Values Python takes for false (every one of them true in Lispex, where only #f is false),
+# beside #f and a few true ones, and the forms that test a value: a back end that tests with
+# the host's truthiness, in a fast path for variables or an inlined `not`, takes a wrong branch.
+FALSY = ["0", "0.0", "-0.0", "\"\"", "'()", "#()", "#\\nul", "#u8()", "(list)", "(vector)",
+         "(string-copy \"\")", "(- 1 1)", "#f", "#f", "#t", "1", "'a"]
+TESTS = ["(not {v})", "(if {v} 'then 'else)", "(and {v} 'and)", "(or {v} 'or)",
+         "(cond ({v} 'cond) (else 'else))", "(cond ({v}) (else 'else))",
+         "(call-with-values (lambda () (when {v} 'when)) list)",
+         "(call-with-values (lambda () (unless {v} 'unless)) list)", "(boolean? {v})", "(eq? {v} #f)",
+         "(if (not {v}) 'not 'else)", "(and 1 {v})", "(or #f {v})", "(not (not {v}))",
+         "(filter (lambda (x) {v}) '(1 2))", "(any? (lambda (x) {v}) '(1))",
+         "(do ((i 0 (- i -1))) ((or {v} (= i 2)) i))", "(guard (e ({v} 'g)) (raise 1))",
+         "(let loop ((n 2)) (if (and {v} (> n 0)) (loop (- n 1)) n))"]
+
 # Containers for the index-taking calls, so the index is the confused value.
 CONTAINER = {"list-tail": "(list 1 2)", "vector-ref": "(vector 1 2)", "string-ref": "\"ab\""}
 
@@ -167,6 +181,20 @@ class PitfallsMixin:
             binds = " ".join(f"({n} {a})" for n, a in zip(names, args, strict=True))
             return f"(let ({binds}) {call})"
         return f"((lambda ({' '.join(names)}) {call}) {' '.join(args)})"
+
+    def edge_falsy(self, d: int, s: Scope) -> str:
+        """A value Python takes for false, bound to a local or a parameter (where back ends
+        keep fast paths) or given as a literal, then tested by two to four test forms."""
+        value = self.pick(FALSY)
+        tests = [self.pick(TESTS) for _ in range(self.small(2, 4))]
+        how = self.pick(["let", "let", "lambda", "literal"])
+        if how == "literal":
+            return "(list " + " ".join(t.format(v=value) for t in tests) + ")"
+        v = self.fresh("c")
+        body = "(list " + " ".join(t.format(v=v) for t in tests) + ")"
+        if how == "let":
+            return f"(let (({v} {value})) {body})"
+        return f"((lambda ({v}) {body}) {value})"
 
     def token_form(self) -> str:
         """A top-level form quoting tokens at the edges of the number grammar: the program reads

@@ -15,6 +15,12 @@ from .signatures import PRIMITIVES
 if TYPE_CHECKING:
     from .generate import Scope
 
+# Where a body with leading definitions may stand, and where it may not (E130).
+BODIES = ["((lambda () {}))", "(let () {})", "(let* () {})", "(letrec () {})", "(let lp () {})",
+          "(guard (e (#t 'caught)) {})", "((lambda args {}) 1 2)"]
+NOT_BODIES = ["(when #t {})", "(unless #f {})", "(cond (#t {}))", "(case 1 ((1) {}))",
+              "(begin {})", "(guard (e (#t {})) (raise 'x))", "(do ((i 0 1)) (#t {}))",
+              "(if #t (begin {}) 0)", "(cond ((= 1 2) 0) (else {}))"]
 PROGRAM_SHAPES = ("counter", "global_set", "rebind", "printer", "deep", "mutual", "tailloop")
 
 # One tail position of each form, with {call} where the tail call goes; a loop through it that
@@ -89,17 +95,23 @@ class ShapesMixin:
         a, b, f = self.fresh("a"), self.fresh("b"), self.fresh("f")
         vt = self.pick(["int", "str", "list"])
         self.tag("shape:internal-define")
+        # Every form with a body takes leading defines; the forms whose parts merely look like
+        # bodies (when, cond clauses, do, guard clauses, begin) refuse them (E130).
+        where = self.pick(BODIES)
+        if not self.safe and self.chance(40):
+            where = self.pick(NOT_BODIES)
+            self.tag("fault:E130")
+        self.tag("shape:define-in-" + where.split(" ")[0].lstrip("("))
         if not self.safe and self.chance(30):
             self.tag("fault:E321")
             if self.chance(50):
                 # an earlier init calls a procedure defined after it: its slot is not yet set
-                return (f"((lambda () (define {a} ({f})) (define ({f}) {self.sub(vt, d, s)}) "
-                        f"{a}))")
-            return f"((lambda () (define {a} {b}) (define {b} {self.sub(vt, d, s)}) {a}))"
+                return where.format(f"(define {a} ({f})) (define ({f}) {self.sub(vt, d, s)}) {a}")
+            return where.format(f"(define {a} {b}) (define {b} {self.sub(vt, d, s)}) {a}")
         inner = s.child(**{b: vt})
         body = self.sub(t, d, inner)
-        return (f"((lambda () (define ({f}) {b}) (define {b} {self.sub(vt, d, s)}) "
-                f"(define {a} ({f})) {body}))")
+        return where.format(f"(define ({f}) {b}) (define {b} {self.sub(vt, d, s)}) "
+                            f"(define {a} ({f})) {body}")
 
     def p_vector_set(self, d: int, s: Scope, t: str) -> str:
         v = self.fresh("vec")

@@ -70,7 +70,11 @@ REBINDS = [
 
 # Runtime faults by diagnostic code, each a single expression.
 RUNTIME_FAULTS = {
-    "E300": ["(undefined-name)", "no-such-variable", "(+ 1 later-defined)"],
+    "E300": ["(undefined-name)", "no-such-variable", "(+ 1 later-defined)",
+             # a read whose value is thrown away must still be made (and fail)
+             "(begin no-such-variable 1)", "(let () never-defined 'after)",
+             "((lambda () unbound-here (display \"after\") 2))", "(if never-bound-x 1 2)",
+             "(list (begin unknown-g 1))", "(when #t not-defined-yet 3)"],
     "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)"],
     "E302": ["((lambda (x) x))", "(car '(1) '(2))", "(< 5)", "((lambda (a b . c) a) 1)",
              "(-)", "(vector-ref (vector 1))"],
@@ -97,7 +101,9 @@ RUNTIME_FAULTS = {
              "(fold-left (lambda (a x) (values a x)) 0 '(1))"],
     "E321": ["(letrec ((a b) (b 1)) a)", "(letrec ((f (lambda () g)) (x (f)) (g 1)) x)",
              "((lambda () (define a (g)) (define (g) 1) a))",
-             "(letrec ((x (f 1)) (f (lambda (n) n))) x)"],
+             "(letrec ((x (f 1)) (f (lambda (n) n))) x)",
+             "(letrec ((a (begin b 1)) (b 2)) a)", "((lambda () (define a (begin c 0)) (define c 1) a))",
+             "(letrec ((f (lambda () g 'f)) (x (f)) (g 1)) x)"],
     "E330": ["(error \"boom\" 1 'x \"s\")", "(error \"no irritants\")"],
     "E331": ["(raise 'x)", "(raise (list 1 2))", "(raise 42)", "(raise \"s\")"],
     "E332": ["(with-exception-handler (lambda (e) 0) (lambda () (raise 'x)))",
@@ -107,6 +113,16 @@ RUNTIME_FAULTS = {
     "W330": ["(% 7 2)", "(% -7 2)"],
     "W331": ["(list-first '(1 2))", "(list-rest '(1 2))"],
 }
+
+# Names the front end refuses wherever they stand as a symbol (E120), and the reserved words,
+# which may not be bound and (but for the four procedures among them) not used as values (E110).
+FORBIDDEN_NAMES = ["define-syntax", "syntax-rules", "syntax-case", "let-syntax", "letrec-syntax",
+                   "define-library", "include", "include-ci", "include-library-declarations",
+                   "define-values", "let-values", "let*-values"]
+RESERVED_NAMES = ["quote", "quasiquote", "unquote", "unquote-splicing", "lambda", "if", "begin",
+                  "set!", "define", "let", "let*", "letrec", "cond", "case", "guard", "and", "or",
+                  "when", "unless", "do", "values", "call-with-values", "call/cc",
+                  "dynamic-wind", "module", "export", "import"]
 
 # Source faults by diagnostic code: a top-level form that makes the whole program a source error.
 SOURCE_FAULTS = {
@@ -118,7 +134,11 @@ SOURCE_FAULTS = {
     "E130": ["(if 1 2)", "(cond)", "(lambda (x x) x)", "(cond (1 => car))", "()",
              "(let ((x)) x)", "(quote)", "(begin)", "(define)", "(lambda ())", ",@x",
              "(let loop)", "(case)", "(do ((i 0)) )", "((lambda () (display 1) (define x 2) x))",
-             "(let () 1 (define y 2) y)", "(let ((a 1) (a 2)) a)"],
+             "(let () 1 (define y 2) y)", "(let ((a 1) (a 2)) a)",
+             # definitions where a body seems to be but is not
+             "(when #t (define w 1) w)", "(unless #f (define u 1) u)",
+             "(cond (#t (define c 1) c))", "(case 1 ((1) (define k 1) k))",
+             "(do ((i 0 1)) (#t (define r 1) r))", "(guard (e (#t (define g 1) g)) (raise 1))"],
     "E140": ["(a . b . c)", "'( . a)", "'(a .)", "'(a . b c)"],
     "E150": ["#\\bogus", "\"\\q\"", "\"\\x;\"", "(list #\\12)", "#\\x110000"],
     "E314": ["1e9999", "(+ 1 -1e400)"],

@@ -100,7 +100,8 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:number-tokens", "shape:deep-through", "shape:diag-global",
               "shape:callcc-operands", "shape:reraise-resumed", "shape:wind-before-escape",
               "shape:wind-values", "form:do-prev", "shape:tail-wide", "edge:novalue",
-              "edge:improper")
+              "edge:improper", "edge:falsy", "edge:allocation", "shape:define-in-when",
+              "shape:define-in-cond", "shape:define-in-guard", "shape:define-in-let*")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
@@ -129,6 +130,24 @@ def test_broken_programs_agree_and_are_mostly_reader_diagnostics():
         obs = assert_agree(gen.broken(source), input_text)
         statuses.append(obs["tree"]["semantic"]["status"])
     assert statuses.count("source-error") > len(statuses) // 2, statuses
+
+
+def test_misnamed_programs_agree_and_a_forbidden_name_is_refused_anywhere():
+    """One symbol replaced by a reserved word or a forbidden name: the members agree, and a
+    forbidden name in an operand, a binder or a quoted datum is E120 like one at a head."""
+    rng = random.Random("misnamed")
+    codes = []
+    for _ in range(30):
+        gen = Gen(rng, set(FEATURES), False)
+        source, input_text = gen.program()
+        misnamed = gen.misnamed(source)
+        assert misnamed != source and "shape:misnamed" in gen.tags
+        sem = assert_agree(misnamed, input_text)["tree"]["semantic"]
+        codes += [d["code"] for d in sem["diagnostics"]]
+    assert "E120" in codes and "E110" in codes, codes
+    for text in ["(list 1 let-values)", "(lambda (include) 1)", "'(a define-values)"]:
+        sem = assert_agree(text + "\n", None)["tree"]["semantic"]
+        assert sem["diagnostics"][0]["code"] == "E120", text
 
 
 def test_a_fault_through_a_global_procedure_is_made_there():
