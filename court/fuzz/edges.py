@@ -153,7 +153,7 @@ MAX_LENGTH = 10_000_000
 
 # The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
 MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
-                       "callback", "quasi", "improper"})
+                       "callback", "quasi", "improper", "retyped"})
 
 
 class EdgesMixin:
@@ -173,7 +173,8 @@ class EdgesMixin:
                             "arity", "arity", "quasi", "predicate", "predicate", "truthy",
                             "contagion", "contagion", "near", "numtext", "unicode", "unicode",
                             "confused", "confused", "callback", "novalue", "improper",
-                            "falsy", "falsy"])
+                            "falsy", "falsy", "escaping", "escaping", "retyped",
+                            "retyped"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in MAY_FAULT and (self.safe or self.chance(60)):

@@ -66,6 +66,10 @@ UNICODE_FORMS = [
     '(write (string->symbol "a\\x{h};"))', '(write (list "\\x{h};" (integer->char {n})))',
     "(char->integer (string-ref (list->string (list (integer->char {n}))) 0))",
     '(write (string-copy "\\x{h};\\x{m};" 1))',
+    # a code point at the end of a word and between letters: case mappings that depend on
+    # context (a final capital sigma lowers to a final sigma)
+    '(write (string-downcase "A\\x{h};"))', '(write (string-downcase "OA\\x{h}; \\x{h};A"))',
+    '(write (list (string-foldcase "B\\x{h};") (string-upcase "b\\x{h};")))',
 ]
 
 # Values a host language confuses with each other, and calls that must tell them apart.
@@ -121,6 +125,27 @@ TESTS = ["(not {v})", "(if {v} 'then 'else)", "(and {v} 'and)", "(or {v} 'or)",
          "(filter (lambda (x) {v}) '(1 2))", "(any? (lambda (x) {v}) '(1))",
          "(do ((i 0 (- i -1))) ((or {v} (= i 2)) i))", "(guard (e ({v} 'g)) (raise 1))",
          "(let loop ((n 2)) (if (and {v} (> n 0)) (loop (- n 1)) n))"]
+
+# Closures made in an inner scope (a let, let*, letrec or named-let body, a lambda's) in a
+# non-tail position and called after the scope is left, with the outer scope binding the same
+# name: each must see the frame it was made in.
+ESCAPING = ["((car (list (let ((x (* x 10))) (lambda () x)))))",
+            "(let ((f (let ((x 40)) (lambda () x)))) (list (f) x))",
+            "(map (lambda (g) (g)) (list (let ((x 1)) (lambda () x)) (let* ((y 2) (x y)) (lambda () x)) (lambda () x)))",
+            "(list ((let ((x 40)) (lambda () x))) x)",
+            "(let ((g (letrec ((x 7) (h (lambda () x))) h))) (+ (g) x))",
+            "((vector-ref (vector (let ((x 'inner)) (lambda () x))) 0))",
+            "((cdr (cons 0 (let loop ((x 3)) (if (> x 1) (loop (- x 1)) (lambda () x))))))",
+            "(let ((fs (map (lambda (x) (let ((x (* x 2))) (lambda () x))) (list 1 2)))) (map (lambda (f) (f)) fs))",
+            "(apply (let ((x 5)) (lambda (y) (list x y))) (list x))"]
+
+# A local that starts as a small integer and is set! to a value of another kind, then given to
+# operations with integer fast paths: a back end that decided the variable's type from its
+# first value keeps the fast path.
+RETYPED = ["1.5", "3/2", "2.0", "(expt 2 70)", "-0.0", "\"7\"", "#t", "#\\a", "'(1)", "7"]
+RETYPED_USES = ["(+ {v} 1)", "(- {v} 1)", "(* {v} 2)", "(< {v} 3)", "(= {v} 7)", "(modulo {v} 2)",
+                "(quotient {v} 2)", "(remainder {v} 2)", "(even? {v})", "(exact? {v})",
+                "(abs {v})", "(number->string {v})", "(integer? {v})", "(max {v} 1)"]
 
 # Containers for the index-taking calls, so the index is the confused value.
 CONTAINER = {"list-tail": "(list 1 2)", "vector-ref": "(vector 1 2)", "string-ref": "\"ab\""}
@@ -195,6 +220,23 @@ class PitfallsMixin:
         if how == "let":
             return f"(let (({v} {value})) {body})"
         return f"((lambda ({v}) {body}) {value})"
+
+    def edge_escaping(self, d: int, s: Scope) -> str:
+        """A closure made in an inner scope and called after it is left, inside a procedure
+        whose parameter has the same name."""
+        body = self.pick(ESCAPING)
+        return f"((lambda (x) {body}) {self.pick(['4', '1/2', '-3'])})"
+
+    def edge_retyped(self, d: int, s: Scope) -> str:
+        """A parameter or let variable bound to an integer, used once as one, then set! to a
+        value of another kind and used again."""
+        v = self.fresh("n")
+        uses = " ".join(self.pick(RETYPED_USES).format(v=v) for _ in range(self.small(1, 3)))
+        body = (f"(let ((before (+ {v} 1))) (set! {v} {self.pick(RETYPED)}) "
+                f"(list before {uses}))")
+        if self.chance(50):
+            return f"((lambda ({v}) {body}) {self.small(1, 9)})"
+        return f"(let (({v} {self.small(1, 9)})) {body})"
 
     def token_form(self) -> str:
         """A top-level form quoting tokens at the edges of the number grammar: the program reads

@@ -42,6 +42,14 @@ TAIL_STEPS = {
     "define": "(if (= {n} 0) 'done ((lambda () (define m {n}) {call})))",
     "apply": "(if (= {n} 0) 'done (apply {f} (list (- {n} 1))))",
     "call-with-values": "(if (= {n} 0) 'done (call-with-values (lambda () (- {n} 1)) {f}))",
+    # tail positions that are not the last of their form: a then-branch, an early cond or case
+    # clause, a do result
+    "if-then": "(if (> {n} 0) {call} 'done)",
+    "cond-first": "(cond ((> {n} 0) {call}) (else 'done))",
+    "cond-middle": "(cond ((= {n} 0) 'done) ((> {n} 0) (display \"\") {call}) (else 'negative))",
+    "cond-no-else": "(cond ((> {n} 0) {call}) ((= {n} 0) 'done))",
+    "case-first": "(case (zero? {n}) ((#f) {call}) (else 'done))",
+    "do-result": "(if (= {n} 0) 'done (do ((i 0 (- i -1))) ((= i 1) {call})))",
 }
 
 # A recursive call made on the caller's behalf by a primitive or a control form.
@@ -329,6 +337,21 @@ class ShapesMixin:
         if self.chance(40):  # re-define at top level reassigns the cell the closures see
             forms.append(f"(define {g} {self.literal('int')})")
             forms.append(f"(write (list ({get}) ({bump} 1)))")
+        if self.chance(40):
+            # a procedure defined once and then replaced by set! (at top level or from inside
+            # another procedure): its callers, tail and non-tail, must call the new one, however
+            # fixed the single definition made it look
+            p, caller, x = self.fresh("proc"), self.fresh("caller"), self.fresh("x")
+            forms += [f"(define ({p} {x}) (list 'first {x}))",
+                      f"(define ({caller} {x}) (list ({p} {x}) (car ({p} {x}))))",
+                      f"(write ({caller} 1))"]
+            new = f"(lambda ({x}) (list 'second {x}))"
+            if self.chance(50):
+                forms.append(f"(set! {p} {new})")
+            else:
+                forms.append(f"((lambda () (set! {p} {new})))")
+            forms.append(f"(write (list ({caller} 2) ({p} 3)))")
+            self.tag("shape:procedure-replaced")
         scope.fns[get] = Fn(get, [], [], "int")
         scope.fns[bump] = Fn(bump, [k], ["int"], "int")
         return forms
@@ -336,16 +359,31 @@ class ShapesMixin:
     def shape_rebind(self, scope: Scope) -> list[str]:
         name, repl = self.pick(V.REBINDS)
         forms = []
-        if self.chance(50):
+        # Where the binding changes: a top-level define or set!, or a set! made inside a
+        # procedure or a let body, which a back end that scans only top-level forms for
+        # assignments to primitives' names misses.
+        how = self.pick(["define", "define", "set", "set", "in-procedure", "in-let"])
+        self.tag("shape:rebind-" + how)
+        if how == "define":
             forms.append(f"(define {name} {repl})")
-        else:  # set! of a primitive's global binding
+        elif how == "set":  # set! of a primitive's global binding
             forms.append(f"(set! {name} {repl})")
+        elif how == "in-procedure":
+            p = self.fresh("rebind")
+            forms.append(f"(define ({p}) (set! {name} {repl}) 'rebound)")
+            forms.append(f"(write ({p}))")
+        else:
+            forms.append(f"(let ((z 1)) (set! {name} {repl}) z)")
         probe = {"+": "(+ 2 3)", "max": "(max 1 2)", "abs": "(abs -5)", "square": "(square 4)",
                  "eqv?": "(case 2 ((1) 'one) (else 'other))", "not": "(not 5)",
                  "display": "(display \"x\")", "remainder": "(remainder -7 2)",
                  "number->string": "(number->string 5)", "string-upcase": "(string-upcase \"a\")",
                  "cons": "`(1 ,@(list 2) . 3)", "append": "`(1 ,@(list 2 3) 4)",
                  "list->vector": "`#(1 ,(+ 1 1))"}.get(name, f"({name} (list 1 2))")
+        if self.chance(40):  # the use in a procedure defined before the binding changed
+            use = self.fresh("use")
+            forms.insert(0, f"(define ({use}) {probe})")
+            probe = f"({use})"
         forms.append(f"(write {probe})" if name != "display" else probe)
         after = self.pick(["(map abs (list -1 2))", "(length (list 1 2))",
                            "(apply + (list 1 2))", "(reverse (list 1 2))", "`(a ,@(list 1 2))",

@@ -101,7 +101,10 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:callcc-operands", "shape:reraise-resumed", "shape:wind-before-escape",
               "shape:wind-values", "form:do-prev", "shape:tail-wide", "edge:novalue",
               "edge:improper", "edge:falsy", "edge:allocation", "shape:define-in-when",
-              "shape:define-in-cond", "shape:define-in-guard", "shape:define-in-let*")
+              "shape:define-in-cond", "shape:define-in-guard", "shape:define-in-let*",
+              "shape:procedure-replaced", "edge:escaping", "shape:rebind-in-procedure",
+              "shape:rebind-in-let", "shape:tail-cond-first", "shape:tail-do-result",
+              "shape:tail-cond-middle", "shape:tail-case-first", "edge:retyped")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
