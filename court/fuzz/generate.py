@@ -464,7 +464,8 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin):
         if not spots:
             return source
         s, e = self.pick(spots)
-        word = self.pick(V.FORBIDDEN_NAMES if self.chance(60) else V.RESERVED_NAMES)
+        names = V.FORBIDDEN_NAMES if self.chance(60) else V.RESERVED_NAMES
+        word = self.pick([w for w in names if w != source[s:e]])
         self.tag("shape:misnamed")
         return source[:s] + word + source[e:]
 

@@ -70,6 +70,8 @@ UNICODE_FORMS = [
     # context (a final capital sigma lowers to a final sigma)
     '(write (string-downcase "A\\x{h};"))', '(write (string-downcase "OA\\x{h}; \\x{h};A"))',
     '(write (list (string-foldcase "B\\x{h};") (string-upcase "b\\x{h};")))',
+    '(write (list (string-downcase "ΟΔΟΣ ΣΑΣ.") (string-foldcase "ΜΆΣ") (string-upcase "straße ﬁ")))',
+    '(list (string-ci=? "ΣΑΣ" "σας") (string-ci=? "STRASSE" "straße") (string-downcase "ΑΣ\\x{h};"))',
 ]
 
 # Values a host language confuses with each other, and calls that must tell them apart.

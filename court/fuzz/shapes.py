@@ -49,7 +49,7 @@ TAIL_STEPS = {
     "cond-middle": "(cond ((= {n} 0) 'done) ((> {n} 0) (display \"\") {call}) (else 'negative))",
     "cond-no-else": "(cond ((> {n} 0) {call}) ((= {n} 0) 'done))",
     "case-first": "(case (zero? {n}) ((#f) {call}) (else 'done))",
-    "do-result": "(if (= {n} 0) 'done (do ((i 0 (- i -1))) ((= i 1) {call})))",
+    "do-result": "(if (= {n} 0) 'done (do () (#t {call})))",
 }
 
 # A recursive call made on the caller's behalf by a primitive or a control form.

@@ -15,6 +15,7 @@ FLOATS = ["0.0", "-0.0", "1.5", "-2.25", "0.1", "123.456", "1e21", "1e-7", "1e30
 STRINGS = ['""', '"a"', '"hello"', '"héllo wörld"', '"日本語"', '"a\\"b"', '"tab\\there"',
            '"line\\nbreak"', '"x\\x3bb;y"', '"   "', '"ABC def"', '"straße"', '"back\\\\slash"',
            '"cr\\rlf"', '"\\x7f;del"', '"42"', '"-1.5"', '"1/3"', '"1e3"',
+           '"ΟΔΟΣ ΣΑΣ"', '"Ǆemal İ ﬁ"',
            '"two\nlines"', '"a\n\n  b"']  # the last two hold raw line breaks
 CHARS = ["#\\a", "#\\Z", "#\\space", "#\\newline", "#\\x3bb", "#\\0", "#\\tab", "#\\é",
          "#\\delete", "#\\alarm", "#\\nul", "#\\return", "#\\escape", "#\\x7f", "#\\ß",
