@@ -102,7 +102,11 @@ EQUALS = [("2", "2.0"), ("0.0", "-0.0"), ("(expt 10 30)", "(expt 10 30)"), ("1/2
           ("(vector 1 2)", "(vector 1 2)"), ("\"ab\"", "(list->string (list #\\a #\\b))"), ("'a", "'a"),
           ("'()", "'()"), ("(list 1 (vector 2))", "(list 1 (vector 2))"), ("#\\a", "#\\a"),
           ("car", "car"), ("1.5", "3/2"), ("\"\"", "\"\""), ("(cons 1 2)", "'(1 . 2)"),
-          ("100000000000000000000", "100000000000000000000"), ("#t", "#t"), ("2.5", "2.5")]
+          ("100000000000000000000", "100000000000000000000"), ("#t", "#t"), ("2.5", "2.5"),
+          # one a prefix of the other, or alike but in length
+          ("(vector 1 2)", "(vector 1 2 3)"), ("#()", "(vector 1)"), ("\"ab\"", "\"abc\""),
+          ("'(1 2)", "'(1 2 3)"), ("#u8(1 2)", "#u8(1 2 0)"), ("'(1 (2))", "'(1 (2 3))"),
+          ("(vector (vector 1))", "(vector (vector 1 1))"), ("'(1 . 2)", "'(1 2)")]
 EQUALITY = ["eq?", "eqv?", "equal?", "=="]
 # Containers searched with each equality, keyed by values of each kind.
 SEARCHES = ["(memv 1.0 '(1 1.0 2))", "(memv 100000000000000000000 (list 1 100000000000000000000))",
@@ -191,15 +195,15 @@ class EdgesMixin:
             return self.edge_allocation()
         n = self.small(0, 4)
         i = self.pick([-1, 0, n - 1, n, n + 1, -n]) if n else self.pick([-1, 0, 1])
-        how = self.pick(["vector-ref", "list-ref", "string-ref", "list-tail", "vector-set!",
+        how = self.pick(["vector-ref", "list-ref", "nth", "string-ref", "list-tail", "vector-set!",
                          "bytevector-u8-ref", "make-vector", "make-string", "make-list",
                          "substring", "integer->char"])
         items = " ".join(self.sub("any", d, s) for _ in range(n))
         text = '"' + "abcdé"[:n] + '"'
         if how == "vector-ref":
             return f"(vector-ref (vector {items}) {i})"
-        if how == "list-ref":
-            return f"(list-ref (list {items}) {i})"
+        if how == "list-ref" or how == "nth":
+            return f"({how} (list {items}) {i})"
         if how == "string-ref":
             return f"(string-ref {text} {i})"
         if how == "list-tail":

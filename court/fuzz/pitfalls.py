@@ -71,6 +71,8 @@ UNICODE_FORMS = [
     '(write (string-downcase "A\\x{h};"))', '(write (string-downcase "OA\\x{h}; \\x{h};A"))',
     '(write (list (string-foldcase "B\\x{h};") (string-upcase "b\\x{h};")))',
     '(write (list (string-downcase "ΟΔΟΣ ΣΑΣ.") (string-foldcase "ΜΆΣ") (string-upcase "straße ﬁ")))',
+    '(list (map char-numeric? (string->list "٣²①７9x")) (map char-alphabetic? (string->list "ªⅫ١")) '
+    '(map char-whitespace? (string->list "\\xa0;\\x2028;\\x85; ")))',
     '(list (string-ci=? "ΣΑΣ" "σας") (string-ci=? "STRASSE" "straße") (string-downcase "ΑΣ\\x{h};"))',
 ]
 

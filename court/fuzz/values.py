@@ -32,6 +32,9 @@ QUOTED = ["''a", "'(quote x)", "'(quasiquote (a (unquote b) (unquote-splicing c)
 
 # Statements that take the printer through every path: display and write of each kind of value.
 PRINTER = [
+    # integers long enough that a printer may split them (zeros at the split must stay)
+    "(display (expt 10 1200))", "(write (list (+ (expt 10 1500) 7) (- (expt 10 1001))))",
+    "(display (* (expt 2 4000) (expt 10 600)))", "(write (number->string (+ (expt 10 3000) 1) 16))",
     "(write ''a)", "(write '(quote x))", "(write '(quasiquote (a (unquote b))))",
     "(write '(unquote-splicing x))", "(write '(quote a b))", "(display ''(1 . 2))",
     "(write \"a\\\"b\\\\c\\nd\\te\")", "(display \"a\\\"b\\\\c\\nd\\te\")",
