@@ -150,14 +150,16 @@ TRUTHY = ["(any? (lambda (x) (memv x '(2 3))) '(1 2 3))", "(all? (lambda (x) (an
           "(reduce (lambda (a b) (or (memv a '(1)) b)) 0 '(1 2))",
           "(list (any? string->number '(\"a\" \"7\")) (all? (lambda (c) c) '(1 \"\")))",
           "(cond ((assv 2 '((1 . a) (2 . b)))) (else 'no))", "(cond ((memq 'x '(w x y))) (else #f))",
-          "(or (memv 5 '(4 5)) 'none)", "(and 1 '() \"s\")"]
+          "(or (memv 5 '(4 5)) 'none)", "(and 1 '() \"s\")",
+          "(guard (e ((memv e '(1 2)))) (raise 2))", "(guard (e ((assq e '((a . 1))))) (raise 'a))",
+          "(guard (e ((string? e)) (else 'other)) (raise \"s\"))"]
 
 # The largest list, string, vector or bytevector the shipped primitives make (longer is E311).
 MAX_LENGTH = 10_000_000
 
 # The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
 MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
-                       "callback", "quasi", "improper", "retyped"})
+                       "callback", "quasi", "improper", "retyped", "valuecount"})
 
 
 class EdgesMixin:
@@ -178,7 +180,7 @@ class EdgesMixin:
                             "contagion", "contagion", "near", "numtext", "unicode", "unicode",
                             "confused", "confused", "callback", "novalue", "improper",
                             "falsy", "falsy", "escaping", "escaping", "retyped",
-                            "retyped"])
+                            "retyped", "valuecount", "valuecount"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in MAY_FAULT and (self.safe or self.chance(60)):

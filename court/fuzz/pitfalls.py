@@ -109,6 +109,24 @@ NO_VALUE = ["(when #f 1)", "(unless #t 1)", "(cond (#f 1))", "(case 3 ((1) 'a))"
             "(vector-set! (vector 1) 0 2)", '(display "")', "(values)",
             "(let loop ((i 0)) (when (< i 2) (loop (- i -1))))", "(when (= 1 2) 'no)",
             "(cond ((assv 9 '((1 . a)))))", "(case 'z ((a b) 1) ((c) 2))"]
+# Forms of zero, one or several values, in each context that takes exactly one value (E320) or
+# passes any number on: an operand, a let init, an if test, a set! value, a lambda's argument,
+# `values` of one operand, a wind's thunk, a sequence that discards them, apply of values.
+MV_FORMS = ["(values)", "(values 1 2)", "(floor/ 7 2)", "(values (values 1 2))", "(values 7)",
+            "(apply values '(5))", "(apply values '())", "(apply values '(1 2))",
+            "(for-each car '())", "(let ((q 1)) (set! q 2))", "(when #f 1)",
+            "(vector-for-each car (vector))", "(call-with-values (lambda () (values 1 2)) values)",
+            # a guard with no matching clause re-raises; the outer handler's values resume it
+            "((lambda () (define (rr) (guard (g (#f 0)) (+ 1 (raise-continuable 'x)) "
+            "(raise-continuable 'y))) (with-exception-handler (lambda (h) (values 1 2)) "
+            "(lambda () (rr)))))"]
+MV_CONTEXTS = ["(+ 1 {f})", "(let ((x {f})) 'bound)", "(if {f} 'then 'else)",
+               "(begin {f} 'discarded)", "(list {f})", "(let ((y 0)) (set! y {f}) 'set)",
+               "((lambda (a) 'arg) {f})", "(values {f})", "{f}",
+               "(dynamic-wind (lambda () #f) (lambda () {f}) (lambda () #f))",
+               "(guard (e (#t 'caught)) {f})", "(let () (define z {f}) 'defined)",
+               "(not {f})", "(cond ({f} 'yes) (else 'no))", "(apply list (list {f}))"]
+
 # List primitives on improper lists and non-lists: which keep the final tail, which refuse.
 IMPROPER = ["(list-copy '(1 2 . 3))", "(list-copy 5)", "(list-copy '(1 . 2))", "(append '(1) 2)",
             "(append '(1) '(2 . 3))", "(list? '(1 . 2))", "(length '(1 2 . 3))",
@@ -254,6 +272,12 @@ class PitfallsMixin:
 
     def edge_novalue(self, d: int, s: Scope) -> str:
         return f"(call-with-values (lambda () {self.pick(NO_VALUE)}) list)"
+
+    def edge_valuecount(self, d: int, s: Scope) -> str:
+        """A form of zero, one or several values in a context that wants one or passes any
+        number on, every value collected by call-with-values."""
+        form = self.pick(MV_FORMS).replace("{", "{{").replace("}", "}}")
+        return f"(call-with-values (lambda () {self.pick(MV_CONTEXTS).format(f=form)}) list)"
 
     def edge_improper(self, d: int, s: Scope) -> str:
         return self.pick(IMPROPER)

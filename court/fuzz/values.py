@@ -81,7 +81,10 @@ RUNTIME_FAULTS = {
              "(list (begin unknown-g 1))", "(when #t not-defined-yet 3)"],
     "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)"],
     "E302": ["((lambda (x) x))", "(car '(1) '(2))", "(< 5)", "((lambda (a b . c) a) 1)",
-             "(-)", "(vector-ref (vector 1))"],
+             "(-)", "(vector-ref (vector 1))",
+             # a consumer of the wrong arity, reached from a tail call-with-values
+             "((lambda () (call-with-values (lambda () (values 1 2)) (lambda (a) a))))",
+             "(call-with-values (lambda () (floor/ 7 2)) (lambda (q) q))"],
     "E303": ["(set! never-bound 1)"],
     "E310": ["(car '())", "(cdr 5)", "(length 5)", "(length '(1 . 2))", "(cadr '(1))"],
     "E311": ["(vector-ref (vector 1 2) 5)", "(list-ref '(1) 3)", "(string-ref \"\" 0)",
@@ -111,7 +114,10 @@ RUNTIME_FAULTS = {
     "E330": ["(error \"boom\" 1 'x \"s\")", "(error \"no irritants\")"],
     "E331": ["(raise 'x)", "(raise (list 1 2))", "(raise 42)", "(raise \"s\")"],
     "E332": ["(with-exception-handler (lambda (e) 0) (lambda () (raise 'x)))",
-             "(with-exception-handler (lambda (e) e) (lambda () (car '())))"],
+             "(with-exception-handler (lambda (e) e) (lambda () (car '())))",
+             # the E332 goes to the handlers outside the one that returned
+             "(with-exception-handler (lambda (o) (display (list 'outer (error-object? o))) 1) "
+             "(lambda () (with-exception-handler (lambda (e) 'inner) (lambda () (raise 'x)))))"],
     "E340": ["(let ((k (call/cc (lambda (k) k)))) (k 1))",
              "((call/cc (lambda (k) k)) (lambda (x) x))"],
     "W330": ["(% 7 2)", "(% -7 2)"],

@@ -104,7 +104,8 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:define-in-cond", "shape:define-in-guard", "shape:define-in-let*",
               "shape:procedure-replaced", "edge:escaping", "shape:rebind-in-procedure",
               "shape:rebind-in-let", "shape:tail-cond-first", "shape:tail-do-result",
-              "shape:tail-cond-middle", "shape:tail-case-first", "edge:retyped")
+              "shape:tail-cond-middle", "shape:tail-case-first", "edge:retyped",
+              "edge:valuecount")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
