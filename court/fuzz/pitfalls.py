@@ -119,7 +119,13 @@ MV_FORMS = ["(values)", "(values 1 2)", "(floor/ 7 2)", "(values (values 1 2))",
             # a guard with no matching clause re-raises; the outer handler's values resume it
             "((lambda () (define (rr) (guard (g (#f 0)) (+ 1 (raise-continuable 'x)) "
             "(raise-continuable 'y))) (with-exception-handler (lambda (h) (values 1 2)) "
-            "(lambda () (rr)))))"]
+            "(lambda () (rr)))))",
+            # the values of the guard as a whole, used where one value is wanted by the caller
+            "((lambda () (define (rg) (guard (g ((string? g) 'str)) (raise-continuable 'sym) "
+            "'done)) (with-exception-handler (lambda (h) (values 1 2)) "
+            "(lambda () (let ((v (rg))) (list v))))))",
+            "((lambda () (define (rg) (guard (g ((string? g) 'str)) (raise-continuable 'sym) "
+            "'done)) (with-exception-handler (lambda (h) (values)) (lambda () (+ 1 (rg))))))"]
 MV_CONTEXTS = ["(+ 1 {f})", "(let ((x {f})) 'bound)", "(if {f} 'then 'else)",
                "(begin {f} 'discarded)", "(list {f})", "(let ((y 0)) (set! y {f}) 'set)",
                "((lambda (a) 'arg) {f})", "(values {f})", "{f}",
