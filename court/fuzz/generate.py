@@ -22,8 +22,8 @@ from . import values as V
 from .control import ControlMixin
 from .edges import EdgesMixin
 from .forms import FormsMixin
-from .layout import _tokens as layout_tokens
 from .layout import relayout
+from .layout import tokens as layout_tokens
 from .pitfalls import PitfallsMixin
 from .shapes import ShapesMixin
 from .signatures import SIGNATURES

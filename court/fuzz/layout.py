@@ -58,7 +58,7 @@ def _block_end(text: str, pos: int) -> int:
     return len(text)
 
 
-def _tokens(text: str):
+def tokens(text: str):
     """(kind, start, end) of each token: ws, str, line, block, char, open, close, other."""
     i, n, match = 0, len(text), _TOKEN.match
     while i < n:
@@ -74,7 +74,7 @@ def gaps(text: str) -> list[tuple[int, int]]:
     comments, and the empty gap just inside each parenthesis. A line comment's closing line
     break belongs to the comment: replacing it would pull the next line into the comment."""
     out: list[tuple[int, int]] = []
-    for kind, start, end in _tokens(text):
+    for kind, start, end in tokens(text):
         if kind == "ws":
             out.append((start, end))
         elif kind == "open":
@@ -87,7 +87,7 @@ def gaps(text: str) -> list[tuple[int, int]]:
 def separators(text: str) -> list[tuple[int, int]]:
     """(start, end) of each maximal run of whitespace and comments outside literals."""
     out: list[tuple[int, int]] = []
-    for kind, start, end in _tokens(text):
+    for kind, start, end in tokens(text):
         if kind in ("ws", "line", "block"):
             if out and out[-1][1] == start:
                 out[-1] = (out[-1][0], end)
