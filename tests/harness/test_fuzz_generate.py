@@ -66,10 +66,11 @@ def test_unsafe_programs_agree_too(seed):
 
 
 def test_the_language_is_covered():
-    """Over a few hundred programs the generator reaches the forms the issue lists."""
+    """Over several hundred programs the generator reaches the forms the issue lists (with
+    this seed all are reached by program 514; each new producer takes a share from the rest)."""
     rng = random.Random("cover")
     tags: set[str] = set()
-    for _ in range(400):
+    for _ in range(800):
         tags |= set(generate(rng).tags)
     for wanted in ["gen:set_local", "shape:set-captured", "shape:global_set", "shape:rebind",
                    "shape:shadow-prim", "shape:letrec-forward", "shape:internal-define",
