@@ -357,6 +357,7 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
     count, rfind = text.count, text.rfind
     byte = bpos = next_wide = 0
     wide_search = _NON_ASCII.search
+    mk, S = tuple.__new__, Span  # one C call per span (see span.py)
 
     def fail(code: str, message: str, span: Span, irritants: tuple = ()) -> NoReturn:
         raise LispexError(code, message, irritants, span, phase="reader")
@@ -400,7 +401,7 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
                     fail("E140", "only one datum may follow . in a dotted list",
                          Span(file, line, col, b, be))
         if kind == _ATOM_T:
-            node: Any = SAtom(value, Span(file, line, col, b, be))
+            node: Any = SAtom(value, mk(S, (file, line, col, b, be)))
         elif kind == _OPEN or kind == _VOPEN or kind == _BOPEN or kind == _QUOTE:
             stack.append([kind, value if kind == _QUOTE else [], line, col, b, be, None, None])
             continue
@@ -426,7 +427,7 @@ def _parse(tokens: list[tuple], text: str, file: str, ascii: bool) -> list:
             if fk == _QUOTE:
                 fail("E100", f"{frame[1].name} mark must be followed by a datum",
                      frame_span(frame))
-            whole = Span(file, frame[2], frame[3], frame[4], be)
+            whole = mk(S, (file, frame[2], frame[3], frame[4], be))
             if fk == _OPEN:
                 if frame[6] is not None and frame[7] is None:
                     fail("E140", "a datum must follow . in a dotted list, as in (a . b)",
