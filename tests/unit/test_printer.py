@@ -234,12 +234,12 @@ def test_long_cyclic_structure_is_iterative():
 
 def test_atoms_are_fast():
     items = [1, Str("abc"), sym("x"), 2.5, True, Char(97)]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine must not fail it
     for _ in range(20_000):
         for x in items:
             write_string(x)
             display_string(x)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 def test_huge_numbers_print():
