@@ -16,6 +16,11 @@ the bug's), and the kill rate.
     python bench/fuzz_power.py                        # every bug, 60 s each
     python bench/fuzz_power.py --bugs remainder-sign,apply-drops-middle --seconds 20
     python bench/fuzz_power.py --list
+
+``--examples N`` gives each bug a budget of N programs instead of seconds: the same seed then
+tries the same programs whatever the host's speed or load, so found-or-not is reproducible
+(seconds to the first finding are still printed). On a host that generates P programs a second,
+``--examples`` 60*P matches ``--seconds 60``.
 """
 
 from __future__ import annotations
@@ -79,7 +84,7 @@ def env() -> dict[str, str]:
 
 
 def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
-            extra: list[str]) -> Outcome:
+            extra: list[str], examples: int | None = None) -> Outcome:
     from court.fuzz.reduce import parse
 
     bug = BUGS[name]
@@ -88,13 +93,14 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
         (d / "court.toml").write_text(court_toml(name, bug.impl))
         save = d / "found"
         argv = [sys.executable, "-m", "court.cli", "fuzz", "--court", "power",
-                "--config", str(d / "court.toml"), "--seconds", str(seconds),
+                "--config", str(d / "court.toml"),
+                *(["--examples", str(examples)] if examples else ["--seconds", str(seconds)]),
                 "--seed", str(seed), "--max-findings", "1", "--save-dir", str(save),
                 "--quarantine", str(d / "none.toml"), "--reduce-seconds", str(reduce_seconds),
                 *extra]
         t0 = time.perf_counter()
         run = subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=d,
-                             timeout=seconds * 4 + reduce_seconds * 4 + 120)
+                             timeout=(examples / 10 if examples else seconds) * 4 + reduce_seconds * 4 + 120)
         wall = time.perf_counter() - t0
         out = run.stdout
         programs = _int(r"(?m)^programs(?: generated)?: (\d+)", out)
@@ -176,7 +182,10 @@ def main() -> int:
     p = argparse.ArgumentParser(prog="python bench/fuzz_power.py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bugs", help="comma-separated bug names (default: all)")
-    p.add_argument("--seconds", type=float, default=60.0, help="fuzzing budget per bug")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, default=60.0, help="fuzzing budget per bug")
+    budget.add_argument("--examples", type=int, metavar="N",
+                        help="a budget of N programs per bug instead (load-independent)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--reduce-seconds", type=float, default=20.0)
     p.add_argument("--list", action="store_true", help="list the bugs and exit")
@@ -193,19 +202,23 @@ def main() -> int:
         p.error(f"unknown bugs: {', '.join(unknown)} (see --list)")
     rows = []
     for n in names:
-        row = run_one(n, args.seconds, args.seed, args.reduce_seconds, args.fuzz_args)
+        row = run_one(n, args.seconds, args.seed, args.reduce_seconds, args.fuzz_args,
+                      args.examples)
         rows.append(row)
         print(f"... {n}: {'found' if row.found else 'not found'} {row.note}", file=sys.stderr,
               flush=True)
     print(table(rows))
     # The campaign finishes the block in flight when its time is up, so a finding can come a
     # little after the budget: it is reported, but not counted as found within it.
+    # With a budget of programs, every finding came within it.
     def killed_in_time(r: Outcome) -> bool:
-        return r.found and bool(r.healthy_agrees) and (r.seconds or 0.0) <= args.seconds
+        return r.found and bool(r.healthy_agrees) and (
+            args.examples is not None or (r.seconds or 0.0) <= args.seconds)
 
     killed = sum(1 for r in rows if killed_in_time(r))
+    budget_text = f"{args.examples} programs" if args.examples else f"{args.seconds:g} s"
     print(f"\nkill rate: {killed} of {len(rows)} ({killed / len(rows):.0%}) within "
-          f"{args.seconds:g} s each, seed {args.seed}")
+          f"{budget_text} each, seed {args.seed}")
     late = [f"{r.bug} ({r.seconds:.1f} s)" for r in rows
             if r.found and r.healthy_agrees and not killed_in_time(r)]
     if late:
