@@ -142,6 +142,23 @@ QUASI = ["`(1 ,@'() 2)", "`(1 ,@(list 2 3))", "`(,@(list 1 2) . 3)", "`(1 . ,(+ 
          "`#(1 ,@5)", "(let ((x 5)) `(a . ,x))", "`(1 ,@'() . 2)"]
 
 
+# A value and what a copier made of it, compared under each equality (and, for a vector, told
+# apart by mutating the copy): a copy must be a new object, except where the result is the
+# argument itself (list-tail by 0, append's last argument).
+FRESH_BASES = {"string": ["(string-append \"ab\" \"c\")", "\"abc\"", "\"\"", "(make-string 2 #\\z)"],
+               "list": ["(list 1 2 3)", "'(1 2 3)", "(list (list 1) 2)"],
+               "vector": ["(vector 1 2 3)", "(make-vector 2 'v)", "(vector)"]}
+FRESH_COPIES = {"string": ["(string-copy {x})", "(string-copy {x} 0)",
+                           "(substring {x} 0 (string-length {x}))", "(string-append {x})",
+                           "(string-append {x} \"\")", "(list->string (string->list {x}))",
+                           "(string-downcase {x})", "{x}"],
+                "list": ["(list-copy {x})", "(append {x} '())", "(append '() {x})", "(apply list {x})",
+                         "(list-tail {x} 0)", "(reverse (reverse {x}))", "(map (lambda (e) e) {x})",
+                         "(cdr (append '(0) {x}))", "(filter (lambda (e) #t) {x})", "{x}"],
+                "vector": ["(vector-copy {x})", "(vector-copy {x} 0)", "(list->vector (vector->list {x}))",
+                           "(vector-map (lambda (e) e) {x})", "{x}"]}
+
+
 # Higher-order primitives given a procedure that answers a true value other than #t (only #f is
 # false): what they return or keep must not depend on that value being a boolean.
 TRUTHY = ["(any? (lambda (x) (memv x '(2 3))) '(1 2 3))", "(all? (lambda (x) (and (> x 0) x)) '(1 2))",
@@ -159,7 +176,8 @@ MAX_LENGTH = 10_000_000
 
 # The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
 MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
-                       "callback", "quasi", "improper", "retyped", "valuecount"})
+                       "callback", "quasi", "improper", "retyped", "valuecount", "fresh",
+                       "misfed"})
 
 
 class EdgesMixin:
@@ -180,7 +198,8 @@ class EdgesMixin:
                             "contagion", "contagion", "near", "numtext", "unicode", "unicode",
                             "confused", "confused", "callback", "novalue", "improper",
                             "falsy", "falsy", "escaping", "escaping", "retyped",
-                            "retyped", "valuecount", "valuecount"])
+                            "retyped", "valuecount", "valuecount", "fresh", "fresh", "misfed",
+                            "misfed"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if family in MAY_FAULT and (self.safe or self.chance(60)):
@@ -248,7 +267,9 @@ class EdgesMixin:
             items = " ".join(self.sub("any", d, s) for _ in range(n))
             return f"({how} (vector {items}){bounds})"
         if how == "vector->string":
-            chars = " ".join(self.pick(V.CHARS) for _ in range(n))
+            # Outside the slice anything may stand: only the characters taken are checked.
+            chars = " ".join(self.pick(V.CHARS) if start <= j < end or self.chance(50)
+                             else self.pick(["'tag", "0", "\"s\""]) for j in range(n))
             return f"(vector->string (vector {chars}){bounds})"
         return f"({how} {text}{bounds})"
 
@@ -265,6 +286,18 @@ class EdgesMixin:
             a, b = self.fresh("a"), self.fresh("b")
             return f"(call-with-values (lambda () {call}) (lambda ({a} {b}) (list {a} {b})))"
         return call
+
+    def edge_fresh(self, d: int, s: Scope) -> str:
+        kind = self.pick(list(FRESH_BASES))
+        x, y = self.fresh("x"), self.fresh("y")
+        copy = self.pick(FRESH_COPIES[kind]).format(x=x)
+        compare = f"(list (eq? {x} {y}) (eqv? {x} {y}) (equal? {x} {y})"
+        if kind == "vector" and self.chance(60):
+            return (f"(let (({x} {self.pick(FRESH_BASES[kind])})) (let (({y} {copy})) "
+                    f"(when (> (vector-length {y}) 0) (vector-set! {y} 0 'changed)) {compare} {x} {y})))")
+        if kind == "list" and self.chance(30):
+            compare = f"(list (eq? (cdr {x}) (cdr {y})) (eq? (car {x}) (car {y}))"
+        return f"(let (({x} {self.pick(FRESH_BASES[kind])})) (let (({y} {copy})) {compare})))"
 
     def edge_compare(self, d: int, s: Scope) -> str:
         kind = self.pick(["string", "string", "char", "num"])

@@ -6,15 +6,38 @@ classifies oddly (no-break space, soft hyphen, unassigned, combining, C1 control
 printer and the string and char primitives, and values a host confuses (#t is the integer 1 in
 Python, a one-character string is a character), passed as literals, as let-bound locals and as
 parameters, since fast paths for locals are where a host type test slips; callbacks returning
-what a library primitive refuses; forms that yield no value; list primitives on improper lists.
+what a library primitive refuses; forms that yield no value; list primitives on improper lists;
+any primitive of the signature table given one argument of a kind it must refuse (the argument
+checks of the control primitives, the optional arguments, the last argument).
 Loop counters step by (- i -1): a program may have rebound +."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .signatures import SIGNATURES
+
 if TYPE_CHECKING:
     from .generate import Scope
+
+# Values of every kind, one of which replaces a well-typed argument.
+MISFED = ["'sym", "\"s\"", "#\\c", "1.5", "1/2", "-1", "0", "'()", "'(1 . 2)", "(vector 1)",
+          "#f", "#t", "car", "(lambda (x) x)", "(lambda () 1)", "#u8(1)", "(expt 2 70)", "-0.0"]
+# The primitives that call the program's procedures, which each back end implements itself (so
+# their argument checks are written four times), with well-typed arguments to spoil one of.
+GUEST_CALLING = [
+    ("with-exception-handler", ["(lambda (e) 'handled)", "(lambda () 'body)"]),
+    ("dynamic-wind", ["(lambda () 'before)", "(lambda () 'during)", "(lambda () 'after)"]),
+    ("call-with-values", ["(lambda () (values 1 2))", "list"]),
+    ("call/cc", ["(lambda (k) 'received)"]), ("call-with-current-continuation", ["(lambda (k) 1)"]),
+    ("apply", ["list", "1", "'(2 3)"]), ("map", ["(lambda (x) x)", "'(1 2)"]),
+    ("for-each", ["(lambda (x) x)", "'(1 2)"]), ("filter", ["number?", "'(1 a)"]),
+    ("any?", ["number?", "'(a 1)"]), ("all?", ["number?", "'(1 2)"]),
+    ("fold-left", ["cons", "'()", "'(1 2)"]), ("fold-right", ["cons", "'()", "'(1 2)"]),
+    ("reduce", ["+", "0", "'(1 2)"]), ("vector-map", ["(lambda (x) x)", "#(1 2)"]),
+    ("vector-for-each", ["(lambda (x) x)", "#(1 2)"]),
+    ("string-map", ["char-upcase", "\"ab\""]), ("string-for-each", ["(lambda (c) c)", "\"ab\""]),
+    ("raise-continuable", ["'r"]), ("values", ["1", "2"])]
 
 # Integral operands in both exactnesses, signed zeros, and a few beyond them.
 INTEGRAL = ["7", "-7", "7.0", "-7.0", "2", "-2", "2.0", "-2.0", "6", "-6.0", "0", "0.0", "-0.0",
@@ -234,6 +257,24 @@ class PitfallsMixin:
             binds = " ".join(f"({n} {a})" for n, a in zip(names, args, strict=True))
             return f"(let ({binds}) {call})"
         return f"((lambda ({' '.join(names)}) {call}) {' '.join(args)})"
+
+    def edge_misfed(self, d: int, s: Scope) -> str:
+        """A primitive's call with one argument (often the first or the last) of another kind:
+        every primitive checks each argument, and the check, its code and its irritants are
+        compared. Now and then a further argument past the signature's."""
+        if self.chance(50):
+            name, args = self.pick(GUEST_CALLING)
+            args = list(args)
+        else:
+            name, types, _ = self.pick(SIGNATURES)
+            args = [self.arg(a, d, s) for a in types]
+        if args:
+            i = self.pick([0, len(args) - 1, self.small(0, len(args) - 1)])
+            args[i] = self.pick(MISFED)
+        if self.chance(15):
+            args.append(self.pick(MISFED))
+        self.tag("prim:" + name)
+        return f"({name}{''.join(' ' + a for a in args)})"
 
     def edge_falsy(self, d: int, s: Scope) -> str:
         """A value Python takes for false, bound to a local or a parameter (where back ends

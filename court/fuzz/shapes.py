@@ -426,17 +426,39 @@ class ShapesMixin:
             self.tag("shape:deep-escapes")
             return [deep, f"(define ({go} {i}) (if (= {i} 0) 'done (begin {once} ({go} (- {i} 1)))))",
                     f"(display ({go} {reps}))"]
+        if kind == "count" and self.chance(40):
+            # The deepest recursion that fits, through procedures of one to four parameters:
+            # a back end with a call path per arity must count the depth alike on each.
+            self.tag("shape:deep-arity-sweep")
+            forms = []
+            for arity in range(1, 5):
+                g = self.fresh("deep")
+                ps = [self.fresh("p") for _ in range(arity - 1)]
+                carried = "".join(" " + p for p in ps)
+                forms += [f"(define ({g} {n}{carried}) (if (= {n} 0) 0 (+ 1 ({g} (- {n} 1){carried}))))",
+                          f"(display ({g} 9999{' 0' * (arity - 1)}))"]
+            return forms
+        # Carried parameters: a back end whose call path differs by arity (a fast path for one,
+        # two or three arguments) must count the depth the same way on each.
+        extra = [self.fresh("p") for _ in range(self.pick([0, 0, 1, 1, 2, 3]))]
+        if extra and kind != "sum" and self.chance(60):
+            depth = 9999  # the deepest that fits: where a check one off shows
+        params = " ".join([n, *extra])
+        carried = "".join(" " + p for p in extra)
+        given = "".join(f" {self.small(0, 9)}" for _ in extra)
+        if extra:
+            self.tag("shape:deep-arity")
         if kind == "count":
-            body = f"(if (= {n} 0) 0 (+ 1 ({f} (- {n} 1))))"
-            use = f"({f} {depth})"
+            body = f"(if (= {n} 0) 0 (+ 1 ({f} (- {n} 1){carried})))"
+            use = f"({f} {depth}{given})"
         elif kind == "build":
-            body = f"(if (= {n} 0) '() (cons {n} ({f} (- {n} 1))))"
-            use = f"(length ({f} {depth}))"
+            body = f"(if (= {n} 0) '() (cons {n} ({f} (- {n} 1){carried})))"
+            use = f"(length ({f} {depth}{given}))"
         else:
-            body = f"(if (<= {n} 0) {n} (+ {n} ({f} (- {n} 1))))"
-            use = f"({f} {depth})"
+            body = f"(if (<= {n} 0) {n} (+ {n} ({f} (- {n} 1){carried})))"
+            use = f"({f} {depth}{given})"
         self.tag(f"shape:deep-{depth}")
-        return [f"(define ({f} {n}) {body})", f"(display {use})"]
+        return [f"(define ({f} {params}) {body})", f"(display {use})"]
 
     def shape_tailloop(self, scope: Scope) -> list[str]:
         """A loop of more than 10,000 iterations whose call sits in the tail position of one

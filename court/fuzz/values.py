@@ -78,19 +78,35 @@ RUNTIME_FAULTS = {
              # a read whose value is thrown away must still be made (and fail)
              "(begin no-such-variable 1)", "(let () never-defined 'after)",
              "((lambda () unbound-here (display \"after\") 2))", "(if never-bound-x 1 2)",
-             "(list (begin unknown-g 1))", "(when #t not-defined-yet 3)"],
-    "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)"],
+             "(list (begin unknown-g 1))", "(when #t not-defined-yet 3)",
+             # an unbound operator is found before any operand runs, at every argument count
+             "(never-defined (begin (display 1) 1))",
+             "(never-defined (begin (display 1) 1) 2 (begin (display 3) 3) 4)",
+             "(never-defined (car '()) 1 2 3 4)", "(never-defined 1 2 3 4 5 (begin (display 'x) 6))",
+             # set!'s value comes before the check that the global exists
+             "(set! never-bound (undefined-too))"],
+    "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)",
+             # procedures the control primitives call on the program's behalf
+             "(dynamic-wind 1 (lambda () 2) (lambda () 3))", "(dynamic-wind (lambda () 1) 2 (lambda () 3))",
+             "(call-with-values 5 list)", "(call-with-values (lambda () 1) 5)", "(call/cc 5)"],
     "E302": ["((lambda (x) x))", "(car '(1) '(2))", "(< 5)", "((lambda (a b . c) a) 1)",
              "(-)", "(vector-ref (vector 1))",
              # a consumer of the wrong arity, reached from a tail call-with-values
              "((lambda () (call-with-values (lambda () (values 1 2)) (lambda (a) a))))",
              "(call-with-values (lambda () (floor/ 7 2)) (lambda (q) q))"],
-    "E303": ["(set! never-bound 1)"],
-    "E310": ["(car '())", "(cdr 5)", "(length 5)", "(length '(1 . 2))", "(cadr '(1))"],
+    "E303": ["(set! never-bound 1)", "(set! never-bound (begin (display \"v\") 1))"],
+    "E310": ["(car '())", "(cdr 5)", "(length 5)", "(length '(1 . 2))", "(cadr '(1))",
+             # searches that reach an improper tail without a match, a spread list that is not one
+             "(memq 'z '(x y . w))", "(member \"q\" '(\"a\" . \"b\"))", "(assv 9 '((1 . 2) . 3))",
+             "(assoc \"k\" '((\"a\" . 1) 5))", "(memv 1.5 '(1 2 3 . 4))", "(apply + 1 2)",
+             "(set! never-bound (car '()))"],
     "E311": ["(vector-ref (vector 1 2) 5)", "(list-ref '(1) 3)", "(string-ref \"\" 0)",
              "(list-tail '(1 2) 3)", "(substring \"abc\" 2 1)", "(vector-ref (vector) -1)"],
     "E312": ["(+ 1 \"a\")", "(vector-set! #(1 2) 0 9)", "(even? 1/2)", "(integer->char -1)",
-             "(string-length 'a)", "(error 'sym 1)", "(- \"5\")", "(reverse 5)", "(exact->inexact 'x)",
+             "(string-length 'a)", "(error 'sym 1)", "(with-exception-handler 'h (lambda () 1))",
+             # a radix is for exact integers only, and only 2, 8, 10 or 16
+             "(number->string 1/3 10)", "(number->string 2.5 10)", "(number->string 10 3)",
+             "(number->string 2.0 16)", "(string->number \"10\" 3)", "(- \"5\")", "(reverse 5)", "(exact->inexact 'x)",
              # a boolean where a number goes (Python's True is 1), and a library primitive
              # refusing what its callback returned (the fault is the primitive's, not the
              # callback's last call)
@@ -117,7 +133,8 @@ RUNTIME_FAULTS = {
              "(with-exception-handler (lambda (e) e) (lambda () (car '())))",
              # the E332 goes to the handlers outside the one that returned
              "(with-exception-handler (lambda (o) (display (list 'outer (error-object? o))) 1) "
-             "(lambda () (with-exception-handler (lambda (e) 'inner) (lambda () (raise 'x)))))"],
+             "(lambda () (with-exception-handler (lambda (e) 'inner) (lambda () (raise 'x)))))",
+             "(with-exception-handler (lambda (e) 1) 'thunk)"],
     "E340": ["(let ((k (call/cc (lambda (k) k)))) (k 1))",
              "((call/cc (lambda (k) k)) (lambda (x) x))"],
     "W330": ["(% 7 2)", "(% -7 2)"],
@@ -150,6 +167,6 @@ SOURCE_FAULTS = {
              "(cond (#t (define c 1) c))", "(case 1 ((1) (define k 1) k))",
              "(do ((i 0 1)) (#t (define r 1) r))", "(guard (e (#t (define g 1) g)) (raise 1))"],
     "E140": ["(a . b . c)", "'( . a)", "'(a .)", "'(a . b c)"],
-    "E150": ["#\\bogus", "\"\\q\"", "\"\\x;\"", "(list #\\12)", "#\\x110000"],
+    "E150": ["#\\X41", "#\\bogus", "\"\\q\"", "\"\\x;\"", "(list #\\12)", "#\\x110000"],
     "E314": ["1e9999", "(+ 1 -1e400)"],
 }
