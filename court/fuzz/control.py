@@ -101,7 +101,8 @@ class ControlMixin:
                             f"(raise {self.sub('int', d, s)})",
                             f"(vector-ref (vector 1 2) {self.small(0, 4)})",
                             f"(car {self.sub('list', d, s)})",
-                            self.sub(t, d, s)])
+                            self.sub(t, d, s), f"(raise '{self.pick(['a', 'b'])})",
+                            f"(raise {self.small(1, 4)})"])
         body = f"(begin {raiser} {self.sub(t, d, s)})" if self.chance(50) else raiser
         inner = s.child(**{e: "any"})
         clauses = [f"((symbol? {e}) {self.sub(t, d, inner)})",
@@ -111,9 +112,39 @@ class ControlMixin:
             clauses.append(f"((error-object? {e}) (error-object-message {e}))")
         if t in ("list", "any"):
             clauses.append(f"((error-object? {e}) (error-object-irritants {e}))")
+        if t == "any":
+            # clauses whose value is the test's: a test alone, and a test => a receiver
+            clauses += [f"((memv {e} '(1 2 3)))", f"((assq {e} '((a . 1) (b . 2))))",
+                        f"((assq {e} '((a . 1) (b . 2))) => cdr)", f"((symbol? {e}) => list)"]
+            self.rng.shuffle(clauses)
         clauses = [c for c in clauses if self.chance(70)] or clauses[:1]
         tail = f" (else {self.sub(t, d, inner)})" if self.chance(70) else ""
+        if self.chance(25):
+            return self.guard_then_locals(d, s, t)
         return f"(guard ({e} {' '.join(clauses)}{tail}) {body})"
+
+    def guard_then_locals(self, d: int, s: Scope, t: str) -> str:
+        """A guard in a let init, not in tail position, with locals (a let's, a parameter)
+        read after it: whichever way it ends (a test-only clause, a test => a receiver, a
+        clause body, else, a re-raise to an outer guard, no raise), it must leave its scope."""
+        e, x, r, p = self.fresh("e"), self.fresh("x"), self.fresh("r"), self.fresh("p")
+        raised, first = self.pick([("2", f"((memv {e} '(1 2 3)))"),
+                                   ("'b", f"((assq {e} '((a . 1) (b . 2))))"),
+                                   ("'a", f"((assq {e} '((a . 1) (b . 2))) => cdr)"),
+                                   ("'a", f"((symbol? {e}) (list 'body {e}))"),
+                                   ("5", f"((string? {e}) 'no) (else (list 'else {e}))"),
+                                   ("\"s\"", f"((number? {e}) 'no)")])
+        body = self.pick([f"(raise {raised})", f"(+ 1 (raise-continuable {raised}))",
+                          f"(begin (display 'in) {raised})"])
+        if "raise-continuable" in body:
+            body = f"(with-exception-handler (lambda (c) 1) (lambda () {body}))"
+        guard = f"(guard ({e} {first}) {body})"
+        if first.endswith("'no)"):  # no clause matches: the outer guard gets the re-raise
+            guard = f"(guard ({e} (#t (list 'outer {e}))) {guard})"
+        self.tag("shape:guard-then-locals")
+        show = f"(display (list {r} {x} {p}))"
+        return (f"((lambda ({p}) (let (({x} {self.sub('any', d, s)})) (let (({r} {guard})) "
+                f"{show} {self.sub(t, d, s)}))) {self.small(0, 9)})")
 
     def p_reraise(self, d: int, s: Scope, t: str) -> str:
         """An inner guard with no matching clause re-raises to the outer one, through a wind

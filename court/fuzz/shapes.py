@@ -402,7 +402,7 @@ class ShapesMixin:
         depth = self.pick([100, 500, 9990, 9998, 9999, 9999])
         if not self.safe and self.chance(30):
             depth = self.pick([10000, 10001, 10500])
-        kind = self.pick(["count", "build", "sum", "escape", "through"])
+        kind = self.pick(["count", "build", "sum", "escape", "through", "sweep", "sweep", "sweep"])
         if kind == "through":
             # each level's call made by a primitive or a control form (map's callback, apply,
             # a wind's thunk, a handler's thunk, call/cc's receiver): it counts toward the depth
@@ -426,7 +426,7 @@ class ShapesMixin:
             self.tag("shape:deep-escapes")
             return [deep, f"(define ({go} {i}) (if (= {i} 0) 'done (begin {once} ({go} (- {i} 1)))))",
                     f"(display ({go} {reps}))"]
-        if kind == "count" and self.chance(40):
+        if kind == "sweep":
             # The deepest recursion that fits, through procedures of one to four parameters:
             # a back end with a call path per arity must count the depth alike on each.
             self.tag("shape:deep-arity-sweep")
@@ -437,6 +437,10 @@ class ShapesMixin:
                 carried = "".join(" " + p for p in ps)
                 forms += [f"(define ({g} {n}{carried}) (if (= {n} 0) 0 (+ 1 ({g} (- {n} 1){carried}))))",
                           f"(display ({g} 9999{' 0' * (arity - 1)}))"]
+            if self.chance(50):  # and through a rest parameter (a general call path)
+                g, r = self.fresh("deep"), self.fresh("r")
+                forms += [f"(define ({g} {n} . {r}) (if (= {n} 0) 0 (+ 1 ({g} (- {n} 1) 'x))))",
+                          f"(display ({g} 9999))"]
             return forms
         # Carried parameters: a back end whose call path differs by arity (a fast path for one,
         # two or three arguments) must count the depth the same way on each.

@@ -12,7 +12,7 @@ import pytest
 from court.fuzz import values as V
 from court.fuzz.campaign import ProgramSource, fingerprint
 from court.fuzz.feedback import Coverage, core_ir_census
-from court.fuzz.generate import FEATURES, Gen, Steering, generate
+from court.fuzz.generate import FEATURES, Gen, Scope, Steering, generate
 from court.fuzz.mutate import Mutator, expression_paths
 from court.fuzz.reduce import parse
 from court.fuzz.shapes import TAIL_STEPS
@@ -106,7 +106,7 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:procedure-replaced", "edge:escaping", "shape:rebind-in-procedure",
               "shape:rebind-in-let", "shape:tail-cond-first", "shape:tail-do-result",
               "shape:tail-cond-middle", "shape:tail-case-first", "edge:retyped",
-              "edge:valuecount", "edge:fresh", "shape:deep-arity", "shape:deep-arity-sweep", "edge:misfed")
+              "edge:valuecount", "edge:fresh", "shape:deep-arity", "edge:misfed", "shape:guard-then-locals")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
@@ -122,6 +122,24 @@ def test_the_shapes_added_for_blind_bugs_give_programs_the_court_agrees_on(shape
             if found == 4:
                 return
     pytest.fail(f"no program with {shape}")
+
+
+def test_the_deepest_recursion_that_fits_is_reached_at_every_arity():
+    """The sweep shape (rare in whole programs: four recursions of 9,999 levels cost every
+    member tens of milliseconds) recurs through procedures of one to four parameters to the
+    deepest depth the limit allows: the members agree, and none reaches the limit."""
+    rng = random.Random("deep-sweep")
+    for _ in range(500):
+        gen = Gen(rng, set(FEATURES), True)
+        forms = gen.shape_deep(Scope())
+        if "shape:deep-arity-sweep" in gen.tags:
+            break
+    else:
+        pytest.fail("the sweep was never drawn")
+    shown = [f for f in forms if f.startswith("(display")]
+    assert len(shown) in (4, 5) and all(f.count(" 9999") == 1 for f in shown), forms
+    obs = assert_agree("\n".join(forms), None)
+    assert obs["tree"]["semantic"]["stdout"] == "9999" * len(shown)
 
 
 def test_broken_programs_agree_and_are_mostly_reader_diagnostics():
