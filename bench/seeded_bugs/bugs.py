@@ -111,3 +111,4 @@ from bench.seeded_bugs import bugs_blind_nine  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_ten  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_eleven  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_twelve  # noqa: E402,F401,I001
+from bench.seeded_bugs import bugs_blind_thirteen  # noqa: E402,F401,I001
