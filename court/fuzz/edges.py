@@ -14,6 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import values as V
+from .layout import tokens
+from .signatures import PRIMITIVES
+
+PRIMITIVE_NAMES = frozenset(PRIMITIVES)
 
 if TYPE_CHECKING:
     from .generate import Scope
@@ -76,6 +80,7 @@ NUMERIC = ["exact-integer-sqrt", "square", "abs", "-", "quotient BIG 7", "remain
            "number->string BIG 16", "gcd BIG 6", "lcm BIG 4", "expt BIG 2", "max BIG 1.0",
            "even?", "odd?", "exact", "floor-quotient BIG -2", "truncate-remainder BIG -3"]
 ROUNDING = ["(round 2.5)", "(round -2.5)", "(round 3.5)", "(round 7/2)", "(round -7/2)",
+            "(truncate -7/2)", "(truncate -1/3)", "(truncate 7/2)", "(ceiling -7/2)", "(floor -7/2)",
             "(truncate -2.7)", "(floor -2.5)", "(ceiling -0.5)", "(round 0.5)", "(floor 5/2)",
             "(exact (round 2.5))", "(exact 1e18)", "(exact 0.5)", "(inexact 1/3)",
             "(/ 0 5)", "(/ 6 -4)", "(/ 0.0 -5)", "(exact->inexact 9007199254740993)",
@@ -177,7 +182,7 @@ MAX_LENGTH = 10_000_000
 # The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
 MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
                        "callback", "quasi", "improper", "retyped", "valuecount", "fresh",
-                       "misfed"})
+                       "misfed", "signedzero"})
 
 
 class EdgesMixin:
@@ -199,12 +204,41 @@ class EdgesMixin:
                             "confused", "confused", "callback", "novalue", "improper",
                             "falsy", "falsy", "escaping", "escaping", "retyped",
                             "retyped", "valuecount", "valuecount", "fresh", "fresh", "misfed",
-                            "misfed"])
+                            "misfed", "signedzero", "numtext"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
+        if self.chance(15):
+            call = self.indirect(call)
         if family in MAY_FAULT and (self.safe or self.chance(60)):
             return self.caught(call)
         return call
+
+    def indirect(self, call: str) -> str:
+        """The same primitive call made indirectly: through apply, through a local bound to the
+        primitive, or as a procedure handed over. A compiling back end inlines a direct call of
+        a primitive it knows, so only an indirect one reaches the primitive's own procedure."""
+        toks = [t for t in tokens(call) if t[0] != "ws"]
+        if len(toks) < 3 or toks[0][0] != "open" or toks[1][0] != "other":
+            return call
+        depth, closed_at = 0, -1
+        for kind, _, stop in toks:
+            depth += kind == "open"
+            depth -= kind == "close"
+            if depth == 0:
+                closed_at = stop
+                break
+        head = call[toks[1][1]:toks[1][2]]
+        if closed_at != len(call) or head not in PRIMITIVE_NAMES:  # not one primitive's call
+            return call
+        args = call[toks[1][2]:-1].strip()
+        self.tag("edge:indirect")
+        how = self.pick(["apply", "local", "handed"])
+        if how == "apply":
+            return f"(apply {head} (list {args}))"
+        f = self.fresh("f")
+        if how == "local":
+            return f"(let (({f} {head})) ({f} {args}))"
+        return f"((lambda ({f}) ({f} {args})) {head})"
 
     def caught(self, call: str) -> str:
         e = self.fresh("e")

@@ -65,12 +65,24 @@ NUMBER_TEXT = ["-0", "+0", "-0.0", "+5", "-5", ".5", "5.", "-.5", "+.5", "1/2", 
                "1/-2", "0/5", "-0/5", "2/4", "00", "007", "-007", "1e3", "1E3", "1e", "e1", "--1",
                "+-1", "1.5e-3", "-", "+", ".", "1/0", "0/0", "1.0/2", "12abc", "1e308", "1e309",
                "-1e309", "4.9e-324", "5e-325", "1.", "0.", "-0.5e0", "1e+0", "123456789012345678901",
-               "#e1.5", "#x1F", "ff", "FF", "101", "777", "-ff", "1_000", "١٢", "٣"]
+               "#e1.5", "#x1F", "ff", "FF", "101", "777", "-ff", "1_000", "١٢", "٣",
+               # the exponent marker in both cases, with and without a point
+               "2.5E2", "1E-2", "-3E+1", "1.5E0", "7E", "1e3", "-2e2"]
 RADIXES = ["2", "8", "10", "16"]
 # Tokens in the source: each either reads (as a number or a symbol) or is E100 at its span.
 TOKENS = ["-0", "+5", "-5", ".5", "5.", "-.5", "1/2", "-1/2", "+1/2", "1/-2", "0/5", "00", "007",
           "1e3", "1.5e-3", "-0.0", "+.5", "1/0", "1.", "12abc", "-", "+", "...", "->x", "-a",
-          "+a", "1+", "--1", "1e", "0x10", "+inf.0", "-nan.0", "1/2/3", ".5e1", "-.", "+i"]
+          "+a", "1+", "--1", "1e", "0x10", "+inf.0", "-nan.0", "1/2/3", ".5e1", "-.", "+i",
+          "1E3", "2.5E-1", "-4E2"]
+
+# Operations whose answer on a float zero depends on its sign (or should not): a host's
+# `x if x >= 0 else -x` and friends keep a -0.0 that must go, or lose one that must stay.
+SIGNED_ZERO = ["abs", "-", "square", "round", "truncate", "floor", "ceiling", "exact",
+               "number->string", "zero?", "negative?", "positive?", "(lambda (z) (* -1 z))",
+               "(lambda (z) (+ z 0))", "(lambda (z) (- z 0.0))", "(lambda (z) (max z 0))",
+               "(lambda (z) (min z -0.0))", "(lambda (z) (/ z 2))", "(lambda (z) (expt z 3))",
+               "(lambda (z) (eqv? z 0.0))", "(lambda (z) (remainder z 3))",
+               "(lambda (z) (modulo z -3))", "(lambda (z) (quotient z 2))"]
 
 # Code points where Unicode's classes and Python's are easy to mix up.
 CODE_POINTS = [0xA0, 0xAD, 0x85, 0x9F, 0x7F, 0x0, 0x1F, 0x7, 0x200B, 0x200D, 0x200E, 0x2028,
@@ -227,6 +239,10 @@ class PitfallsMixin:
         if op in ("=", "<", "<=") and self.chance(30):
             return f"({op} {a} {b} {self.pick([a, b])})"
         return f"({op} {a} {b})"
+
+    def edge_signedzero(self, d: int, s: Scope) -> str:
+        op = self.pick(SIGNED_ZERO)
+        return f"(map {op} (list -0.0 0.0 {self.pick(['-6.0', '6.0', '-0.5', '0', '-1'])}))"
 
     def edge_numtext(self, d: int, s: Scope) -> str:
         text = self.pick(NUMBER_TEXT)

@@ -492,14 +492,18 @@ class ShapesMixin:
         return [f"(define ({f} {n}) {self.tail_step(f, n, f)})", f"(display ({f} {count}))"]
 
     def tail_step(self, f: str, n: str, callee: str) -> str:
-        outer = self.pick(list(TAIL_STEPS))
-        self.tag("shape:tail-" + outer)
-        call = f"({callee} (- {n} 1))"
-        if "{call}" in TAIL_STEPS[outer] and self.chance(40):  # a second form inside the first
-            inner = self.pick(list(TAIL_STEPS))
-            self.tag("shape:tail-" + inner)
-            call = TAIL_STEPS[inner].format(n=n, f=callee, call=call)
-        return TAIL_STEPS[outer].format(n=n, f=callee, call=call)
+        """The loop's step: the recurring call in a tail position of one form, usually inside
+        a tail position of one or two more. A loop costs tens of thousands of transitions, so
+        each one tries several tail positions at once."""
+        step = self.pick(list(TAIL_STEPS))
+        self.tag("shape:tail-" + step)
+        call = TAIL_STEPS[step].format(n=n, f=callee, call=f"({callee} (- {n} 1))")
+        wrappers = [k for k, v in TAIL_STEPS.items() if "{call}" in v]
+        for _ in range(self.pick([0, 1, 1, 2, 2])):
+            outer = self.pick(wrappers)
+            self.tag("shape:tail-" + outer)
+            call = TAIL_STEPS[outer].format(n=n, f=callee, call=call)
+        return call
 
     def shape_mutual(self, scope: Scope) -> list[str]:
         a, b, n = self.fresh("ping"), self.fresh("pong"), self.fresh("n")

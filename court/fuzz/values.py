@@ -11,7 +11,10 @@ RATIONALS = ["1/3", "-7/2", "2/4", "22/7", "-1/1000000", "100000000000000000001/
 FLOATS = ["0.0", "-0.0", "1.5", "-2.25", "0.1", "123.456", "1e21", "1e-7", "1e300", "-1e300",
           "5e-324", "2.5", "3.0", "1e22", "1.7976931348623157e308", "0.000001", "1e16",
           "0.30000000000000004", "123456789012345680000.0", "1e-5", "0.5", "-1.0", "1e15",
-          "9007199254740993.0", "2.2250738585072014e-308", "1e+3", "2.5E-3", "-1.5e+2"]
+          "9007199254740993.0", "2.2250738585072014e-308", "1e+3", "2.5E-3", "-1.5e+2",
+          # integral floats of 16 to 21 digits, where the printer stops writing digits out
+          "16000000000000002.0", "(+ 1e16 2.0)", "12345678901234568.0", "123456789012345680.0",
+          "99999999999999990000.0", "(* 3.0 (expt 10 16))"]
 STRINGS = ['""', '"a"', '"hello"', '"héllo wörld"', '"日本語"', '"a\\"b"', '"tab\\there"',
            '"line\\nbreak"', '"x\\x3bb;y"', '"   "', '"ABC def"', '"straße"', '"back\\\\slash"',
            '"cr\\rlf"', '"\\x7f;del"', '"42"', '"-1.5"', '"1/3"', '"1e3"',
@@ -45,7 +48,8 @@ PRINTER = [
     "(write 1e21)", "(write 1e22)", "(write 123456789.123)", "(write (/ 1.0 3))",
     "(write (+ 0.1 0.2))", "(write -0.0)", "(write 5e-324)", "(write 1.7976931348623157e308)",
     "(write (* 1.0 (expt 2 70)))", "(write (exact->inexact 1/3))", "(write 1e-7)",
-    "(write 100.0)", "(write 0.000123)", "(write (exact 0.1))", "(write (/ 6 4))",
+    "(write 100.0)", "(write 0.000123)",
+    "(write (list 16000000000000002.0 (+ 1e16 2.0) 12345678901234568.0 1e20 99999999999999990000.0))", "(write (exact 0.1))", "(write (/ 6 4))",
     "(write (- (expt 2 64)))", "(write (exact->inexact 12345678901234567890))",
     "(write #())", "(write (vector))", "(write (make-vector 0))", "(write (vector (vector) '()))",
     "(write '(1 . 2))", "(write (cons 1 (cons 2 3)))", "(write (cons '() '()))",
@@ -162,6 +166,10 @@ SOURCE_FAULTS = {
              "(let ((x)) x)", "(quote)", "(begin)", "(define)", "(lambda ())", ",@x",
              "(let loop)", "(case)", "(do ((i 0)) )", "((lambda () (display 1) (define x 2) x))",
              "(let () 1 (define y 2) y)", "(let ((a 1) (a 2)) a)",
+             # a definition after an expression of a body, in every kind of body
+             "(define (after-expr) (display \"a\") (define y 2) y)",
+             "(let* ((a 1)) (set! a 2) (define b a) b)", "(letrec ((f 1)) f (define g 2) g)",
+             "(lambda (x) x (define y x) y)", "(let loop ((i 0)) (display i) (define j i) j)",
              # definitions where a body seems to be but is not
              "(when #t (define w 1) w)", "(unless #f (define u 1) u)",
              "(cond (#t (define c 1) c))", "(case 1 ((1) (define k 1) k))",

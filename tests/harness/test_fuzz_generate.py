@@ -106,7 +106,7 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:procedure-replaced", "edge:escaping", "shape:rebind-in-procedure",
               "shape:rebind-in-let", "shape:tail-cond-first", "shape:tail-do-result",
               "shape:tail-cond-middle", "shape:tail-case-first", "edge:retyped",
-              "edge:valuecount", "edge:fresh", "shape:deep-arity", "edge:misfed", "shape:guard-then-locals")
+              "edge:valuecount", "edge:fresh", "shape:deep-arity", "edge:misfed", "shape:guard-then-locals", "edge:indirect", "edge:signedzero")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
