@@ -166,7 +166,13 @@ MV_CONTEXTS = ["(+ 1 {f})", "(let ((x {f})) 'bound)", "(if {f} 'then 'else)",
                "((lambda (a) 'arg) {f})", "(values {f})", "{f}",
                "(dynamic-wind (lambda () #f) (lambda () {f}) (lambda () #f))",
                "(guard (e (#t 'caught)) {f})", "(let () (define z {f}) 'defined)",
-               "(not {f})", "(cond ({f} 'yes) (else 'no))", "(apply list (list {f}))"]
+               "(not {f})", "(cond ({f} 'yes) (else 'no))", "(apply list (list {f}))",
+               # an operand after the first of a procedure's non-tail call, at two to four
+               # arguments: the fault's span is that operand's
+               "(list ((lambda (a b) b) 'first {f}))",
+               "(let ((pick (lambda (a b c) c))) (list (pick 1 2 {f})))",
+               "(letrec ((pick (lambda (a b) a))) (list (pick {f} 'second)))",
+               "(let ((pick (lambda (a b c d) d))) (list (pick 1 {f} 3 4)))"]
 
 # List primitives on improper lists and non-lists: which keep the final tail, which refuse.
 IMPROPER = ["(list-copy '(1 2 . 3))", "(list-copy 5)", "(list-copy '(1 . 2))", "(append '(1) 2)",
