@@ -99,8 +99,10 @@ def run_one(name: str, seconds: float, seed: int, reduce_seconds: float,
                 "--quarantine", str(d / "none.toml"), "--reduce-seconds", str(reduce_seconds),
                 *extra]
         t0 = time.perf_counter()
+        # A budget of programs is given the time of 10 programs a second, slower than any host.
+        budget = examples / 10 if examples else seconds
         run = subprocess.run(argv, capture_output=True, text=True, env=env(), cwd=d,
-                             timeout=(examples / 10 if examples else seconds) * 4 + reduce_seconds * 4 + 120)
+                             timeout=budget * 4 + reduce_seconds * 4 + 120)
         wall = time.perf_counter() - t0
         out = run.stdout
         programs = _int(r"(?m)^programs(?: generated)?: (\d+)", out)

@@ -95,6 +95,8 @@ class ControlMixin:
                 f"(lambda () {body}))))")
 
     def p_guard(self, d: int, s: Scope, t: str) -> str:
+        if self.chance(25):
+            return self.guard_then_locals(d, s, t)
         e = self.fresh("e")
         raiser = self.pick([f"(raise {self.pick(V.SYMBOLS)})",
                             f"(error {self.pick(V.STRINGS)} {self.sub('any', d, s)})",
@@ -119,8 +121,6 @@ class ControlMixin:
             self.rng.shuffle(clauses)
         clauses = [c for c in clauses if self.chance(70)] or clauses[:1]
         tail = f" (else {self.sub(t, d, inner)})" if self.chance(70) else ""
-        if self.chance(25):
-            return self.guard_then_locals(d, s, t)
         return f"(guard ({e} {' '.join(clauses)}{tail}) {body})"
 
     def guard_then_locals(self, d: int, s: Scope, t: str) -> str:

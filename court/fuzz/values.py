@@ -48,8 +48,9 @@ PRINTER = [
     "(write 1e21)", "(write 1e22)", "(write 123456789.123)", "(write (/ 1.0 3))",
     "(write (+ 0.1 0.2))", "(write -0.0)", "(write 5e-324)", "(write 1.7976931348623157e308)",
     "(write (* 1.0 (expt 2 70)))", "(write (exact->inexact 1/3))", "(write 1e-7)",
-    "(write 100.0)", "(write 0.000123)",
-    "(write (list 16000000000000002.0 (+ 1e16 2.0) 12345678901234568.0 1e20 99999999999999990000.0))", "(write (exact 0.1))", "(write (/ 6 4))",
+    "(write 100.0)", "(write 0.000123)", "(write (exact 0.1))", "(write (/ 6 4))",
+    "(write (list 16000000000000002.0 (+ 1e16 2.0) 12345678901234568.0 1e20 "
+    "99999999999999990000.0))",
     "(write (- (expt 2 64)))", "(write (exact->inexact 12345678901234567890))",
     "(write #())", "(write (vector))", "(write (make-vector 0))", "(write (vector (vector) '()))",
     "(write '(1 . 2))", "(write (cons 1 (cons 2 3)))", "(write (cons '() '()))",

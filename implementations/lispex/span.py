@@ -9,9 +9,9 @@ from typing import Any
 class Span(tuple):
     """An immutable (file, line, column, start, end).
 
-    A tuple underneath, because the reader makes one per datum and one per list: building it
-    with :data:`make_span` is a single C call, about a third of what a frozen dataclass's
-    ``__init__`` costs, and reading a field is a C-level item getter.
+    A tuple underneath, because the reader makes one per datum and one per list: it builds
+    them with ``tuple.__new__(Span, fields)``, a single C call, about a third of what a frozen
+    dataclass's ``__init__`` costs; reading a field is a C-level item getter.
     """
 
     __slots__ = ()
@@ -50,7 +50,3 @@ class Span(tuple):
             "end": self[4],
         }
 
-
-def make_span(fields: tuple) -> Span:
-    """``Span(*fields)`` without a Python-level call: the reader's fast path."""
-    return tuple.__new__(Span, fields)
