@@ -176,6 +176,8 @@ def run_fuzz(args: argparse.Namespace) -> int:
     corpus = Path(args.corpus) if args.corpus else None
 
     start = time.perf_counter()
+    campaign = None
+    interrupted: KeyboardInterrupt | None = None
     sessions = [CourtSession(res, limits, jobs=args.jobs) for _ in range(args.parallel)]
     try:
         with LiveLine(seconds, args.examples) as live:
@@ -198,6 +200,12 @@ def run_fuzz(args: argparse.Namespace) -> int:
             campaign.on_finding = report
             campaign.on_progress = progress
             campaign.run(args.examples, seconds, args.max_findings)
+    except KeyboardInterrupt as k:
+        # Ctrl-C after an hour of fuzzing still owes the user what was tried and found; the
+        # exit status (130/143) comes from the interrupt, after the summary.
+        if campaign is None:
+            raise
+        interrupted = k
     finally:
         for sess in sessions:
             sess.close()
@@ -205,6 +213,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
     s = campaign.stats
     programs = s.generated + s.mutated
     out.line()
+    if interrupted is not None:
+        out.wrapped(f"interrupted after {elapsed:.1f} s: the figures below are of the programs "
+                    "judged before the signal; a finding being minimised then was not saved")
     out.wrapped(f"programs: {programs} ({s.generated} generated, {s.mutated} corpus mutants) in "
                 f"{elapsed:.1f} s ({programs / max(elapsed, 1e-9):.1f} programs/s); "
                 f"duplicate programs skipped {s.duplicate_programs}")
@@ -232,6 +243,8 @@ def run_fuzz(args: argparse.Namespace) -> int:
                  f" differs, after {f.seconds:.1f} s"
                  + (f", also seen {f.same_bug} more times" if f.same_bug else "")
                  + (f", saved as {f.path}" if f.path else ""))
+    if interrupted is not None:
+        raise interrupted
     return fuzz_status(s, out.line)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 import textwrap
+import time
 
 import pytest
 from run_support import (
@@ -157,3 +158,25 @@ def test_signal_while_a_one_shot_product_runs_leaves_no_process(tmp_path):
     o = report["summary"]["outcomes"]
     assert o["interrupted"] == 1 and o["not-run"] == CASES - 1
     assert_all_gone(everyone)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_fuzz_campaign_still_says_what_it_tried(sig):
+    proc = court_process(["fuzz", "--court", "tree-rust", "--examples", "10000000", "--seed", "3",
+                          "--plain", "--no-save", "--parallel", "1", "--jobs", "1"])
+    wait_for_line(proc, "seed 3")
+    deadline = time.monotonic() + 240
+    while len(workers := family(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the members' workers start after the seed line
+    wait_until_busy(workers)
+    try:
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == STATUS[sig]
+    assert "interrupted after" in out
+    programs = int(out.split("programs: ", 1)[1].split()[0])
+    assert programs > 0
+    assert "findings: 0" in out
+    assert_all_gone(workers)
