@@ -39,6 +39,8 @@ STRING_COMPARE = ["string<?", "string<=?", "string>?", "string>=?", "string=?", 
 CHAR_COMPARE = ["char<?", "char<=?", "char>?", "char>=?", "char=?", "char-ci<?", "char-ci=?",
                 "char-ci>?"]
 NUM_COMPARE = ["=", "<", "<=", ">", ">="]
+SIDED_CONSTANTS = ["0", "1", "-1", "10", "2.5", "0.0", "1/2"]
+SIDED_VALUES = ["5", "-3", "0", "2.5", "10", "1", "-1", "1/2", "-0.0", "12"]
 # Exact and inexact numbers that are equal, or nearly, or equal only after rounding.
 MIXED = ["1", "1.0", "1/3", "0.3333333333333333", "9007199254740993", "9007199254740992.0",
          "-0.0", "0", "1e21", "1000000000000000000000", "1/2", "0.5", "(expt 2 70)",
@@ -159,7 +161,9 @@ FRESH_COPIES = {"string": ["(string-copy {x})", "(string-copy {x} 0)",
                            "(string-downcase {x})", "{x}"],
                 "list": ["(list-copy {x})", "(append {x} '())", "(append '() {x})", "(apply list {x})",
                          "(list-tail {x} 0)", "(reverse (reverse {x}))", "(map (lambda (e) e) {x})",
-                         "(cdr (append '(0) {x}))", "(filter (lambda (e) #t) {x})", "{x}"],
+                         "(cdr (append '(0) {x}))", "(filter (lambda (e) #t) {x})", "{x}",
+                         # a rest parameter is a new list, also when apply spreads exactly it
+                         "(apply (lambda r r) {x})", "(let ((c (lambda r r))) (apply c {x}))"],
                 "vector": ["(vector-copy {x})", "(vector-copy {x} 0)", "(list->vector (vector->list {x}))",
                            "(vector-map (lambda (e) e) {x})", "{x}"]}
 
@@ -204,7 +208,7 @@ class EdgesMixin:
                             "confused", "confused", "callback", "novalue", "improper",
                             "falsy", "falsy", "escaping", "escaping", "retyped",
                             "retyped", "valuecount", "valuecount", "fresh", "fresh", "misfed",
-                            "misfed", "signedzero", "numtext"])
+                            "misfed", "signedzero", "numtext", "order", "order", "cycle", "sided", "sided", "absent"])
         self.tag("edge:" + family)
         call = getattr(self, "edge_" + family)(d, s)
         if self.chance(15):
@@ -253,6 +257,9 @@ class EdgesMixin:
         how = self.pick(["vector-ref", "list-ref", "nth", "string-ref", "list-tail", "vector-set!",
                          "bytevector-u8-ref", "make-vector", "make-string", "make-list",
                          "substring", "integer->char"])
+        if how != "substring" and self.chance(15):
+            # an index or length that is a number but not an exact integer (E312)
+            i = self.pick([f"{max(i, 0)}.0", "1/2", "-0.0", f"{max(i, 0)}.5"])  # type: ignore[assignment]
         items = " ".join(self.sub("any", d, s) for _ in range(n))
         text = '"' + "abcdé"[:n] + '"'
         if how == "vector-ref":
@@ -332,6 +339,21 @@ class EdgesMixin:
         if kind == "list" and self.chance(30):
             compare = f"(list (eq? (cdr {x}) (cdr {y})) (eq? (car {x}) (car {y}))"
         return f"(let (({x} {self.pick(FRESH_BASES[kind])})) (let (({y} {copy})) {compare})))"
+
+    def edge_sided(self, d: int, s: Scope) -> str:
+        """A comparison of a local with a constant, the constant on either side, as the test of
+        an if, a cond or a when, for values on both sides of it: an optimiser that moves the
+        constant to one side must mirror the comparison."""
+        op = self.pick(NUM_COMPARE)
+        c = self.pick(SIDED_CONSTANTS)
+        v = self.fresh("n")
+        test = f"({op} {c} {v})" if self.chance(60) else f"({op} {v} {c})"
+        form = self.pick([f"(if {test} 'yes 'no)", f"(cond ({test} 'yes) (else 'no))",
+                          f"(when {test} 'yes)", f"(and {test} 'yes)", f"(not {test})"])
+        values = " ".join(self.pick(SIDED_VALUES) for _ in range(self.small(2, 4)))
+        if self.chance(50):
+            return f"(map (lambda ({v}) {form}) (list {values}))"
+        return f"(let (({v} {self.pick(SIDED_VALUES)})) {form})"
 
     def edge_compare(self, d: int, s: Scope) -> str:
         kind = self.pick(["string", "string", "char", "num"])

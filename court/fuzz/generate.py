@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from . import values as V
 from .control import ControlMixin
 from .edges import EdgesMixin
+from .effects import EffectsMixin
 from .forms import FormsMixin
 from .layout import relayout
 from .layout import tokens as layout_tokens
@@ -85,7 +86,7 @@ class Steering:
         self.faults = faults or {}
 
 
-class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin):
+class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin, EffectsMixin):
     def __init__(self, rng: random.Random, features: set[str], safe: bool,
                  steering: Steering | None = None) -> None:
         self.rng = rng
@@ -469,6 +470,20 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin):
         self.tag("shape:misnamed")
         return source[:s] + word + source[e:]
 
+    def misescaped(self, source: str) -> str:
+        """One string literal given an escape, or one character literal a name, that another
+        Scheme reads and Lispex refuses (E150 at the literal): a reader that took R7RS's whole
+        table, or names in any case, reads the program instead."""
+        toks = [(k, s, e) for k, s, e in layout_tokens(source) if k in ("str", "char")]
+        if not toks:
+            return source
+        kind, s, e = self.pick(toks)
+        self.tag("shape:misescaped")
+        if kind == "char":
+            return source[:s] + self.pick(V.FOREIGN_CHARS) + source[e:]
+        at = self.rng.randrange(s + 1, e)  # after the opening quote, up to the closing one
+        return source[:at] + self.pick(V.FOREIGN_ESCAPES) + source[at:]
+
     def broken(self, source: str) -> str:
         """The program cut short (inside nested lists, or a string) or with a bracket too many:
         a reader diagnostic whose span is the innermost unclosed opening or the stray one."""
@@ -491,4 +506,6 @@ def generate(rng: random.Random, *, only_safe: bool = False,
         source = gen.broken(source)
     elif not safe and rng.randrange(100) < 8:
         source = gen.misnamed(source)
+    elif not safe and rng.randrange(100) < 5:
+        source = gen.misescaped(source)
     return Case(source, input_text, tuple(sorted(features)), safe, tags=tuple(sorted(gen.tags)))

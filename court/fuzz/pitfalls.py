@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 
 # Values of every kind, one of which replaces a well-typed argument.
 MISFED = ["'sym", "\"s\"", "#\\c", "1.5", "1/2", "-1", "0", "'()", "'(1 . 2)", "(vector 1)",
-          "#f", "#t", "car", "(lambda (x) x)", "(lambda () 1)", "#u8(1)", "(expt 2 70)", "-0.0"]
+          "#f", "#t", "car", "(lambda (x) x)", "(lambda () 1)", "#u8(1)", "(expt 2 70)", "-0.0",
+          # integral floats where an exact integer goes: a host's int(x) or x == int(x) takes them
+          "1.0", "0.0", "2.0"]
 # The primitives that call the program's procedures, which each back end implements itself (so
 # their argument checks are written four times), with well-typed arguments to spoil one of.
 GUEST_CALLING = [
@@ -69,6 +71,11 @@ NUMBER_TEXT = ["-0", "+0", "-0.0", "+5", "-5", ".5", "5.", "-.5", "+.5", "1/2", 
                # the exponent marker in both cases, with and without a point
                "2.5E2", "1E-2", "-3E+1", "1.5E0", "7E", "1e3", "-2e2"]
 RADIXES = ["2", "8", "10", "16"]
+# Digits of each radix in either case, with signs, and digits the radix does not have.
+RADIX_TEXT = [("FF", "16"), ("ff", "16"), ("-1A", "16"), ("aBc", "16"), ("DEAD", "16"),
+              ("+7f", "16"), ("-Ff", "16"), ("10", "16"), ("1g", "16"), ("777", "8"), ("8", "8"),
+              ("-17", "8"), ("101", "2"), ("-11", "2"), ("12", "2"), ("Z", "16"), ("E", "16"),
+              ("1E2", "16"), ("1e2", "10"), ("1E2", "10"), ("0", "2"), ("", "16")]
 # Tokens in the source: each either reads (as a number or a symbol) or is E100 at its span.
 TOKENS = ["-0", "+5", "-5", ".5", "5.", "-.5", "1/2", "-1/2", "+1/2", "1/-2", "0/5", "00", "007",
           "1e3", "1.5e-3", "-0.0", "+.5", "1/0", "1.", "12abc", "-", "+", "...", "->x", "-a",
@@ -87,7 +94,9 @@ SIGNED_ZERO = ["abs", "-", "square", "round", "truncate", "floor", "ceiling", "e
 # Code points where Unicode's classes and Python's are easy to mix up.
 CODE_POINTS = [0xA0, 0xAD, 0x85, 0x9F, 0x7F, 0x0, 0x1F, 0x7, 0x200B, 0x200D, 0x200E, 0x2028,
                0x2029, 0xFEFF, 0x378, 0xE000, 0x301, 0x1F600, 0x10FFFF, 0xFFFD, 0x3000, 0x1680,
-               0xDF, 0x130, 0x1C5, 0x3A3, 0x3C2, 0xFB00, 0x2160, 0x660, 0xB2, 0xBD, 0x1E9E]
+               0xDF, 0x130, 0x1C5, 0x3A3, 0x3C2, 0xFB00, 0x2160, 0x660, 0xB2, 0xBD, 0x1E9E,
+               # information separators (Python's isspace), other alphabetics (not isalpha)
+               0x1C, 0x1D, 0x1E, 0xB, 0xC, 0x345, 0x24B6, 0x216B, 0x2170, 0x1F130]
 UNICODE_FORMS = [
     "(write (list->string (list (integer->char {n}) #\\a)))", "(write (integer->char {n}))",
     "(display (list->string (list #\\[ (integer->char {n}) #\\])))", '(write "\\x{h};")',
@@ -220,6 +229,21 @@ RETYPED_USES = ["(+ {v} 1)", "(- {v} 1)", "(* {v} 2)", "(< {v} 3)", "(= {v} 7)",
 CONTAINER = {"list-tail": "(list 1 2)", "vector-ref": "(vector 1 2)", "string-ref": "\"ab\""}
 
 
+# Names of R7RS and other Schemes that Lispex leaves out (E300 where called): an implementation
+# that "helpfully" provides one answers instead.
+ABSENT = ["(set-car! (list 1 2) 9)", "(set-cdr! (list 1) 2)", "(vector-fill! (vector 1 2) 0)",
+          "(string #\\a #\\b)", "(string-set! (make-string 2) 0 #\\a)", "(eval '(+ 1 2))",
+          "(assert #t)", "(list-set! (list 1 2) 0 3)", "(vector-append (vector 1) (vector 2))",
+          "(string-join (list \"a\" \"b\") \",\")", "(write-string \"x\")", "(write-char #\\x)",
+          "(string-fill! (make-string 2) #\\a)", "(bytevector-u8-set! (bytevector 1) 0 2)",
+          "(last-pair '(1 2))", "(iota 3)", "(exact-rational? 1/2)", "(void)",
+          "(string-contains \"abc\" \"b\")", "(char-digit? #\\1)", "(read)", "(hash-table)"]
+# error called the ways other Schemes take it: the message must be a string and come first.
+ERROR_CALLS = ["(error 'who \"msg\" 1)", "(error \"msg\" 'who 1 \"s\" #\\c)", "(error 'sym)",
+               "(error (string-append \"a\" \"b\"))", "(error 1 2)", "(error \"\" '())",
+               "(error \"m\" (list 1 2) (vector 3))", "(error (symbol->string 'who) \"msg\")"]
+
+
 class PitfallsMixin:
     def edge_contagion(self, d: int, s: Scope) -> str:
         """A numeric primitive on integral operands of mixed exactness: the result is inexact
@@ -251,6 +275,13 @@ class PitfallsMixin:
         return f"(map {op} (list -0.0 0.0 {self.pick(['-6.0', '6.0', '-0.5', '0', '-1'])}))"
 
     def edge_numtext(self, d: int, s: Scope) -> str:
+        if self.chance(30):
+            text, radix = self.pick(RADIX_TEXT)
+            call = f'(string->number "{text}" {radix})'
+            if self.chance(60):
+                return call
+            v = self.fresh("n")
+            return f"(let (({v} {call})) (if {v} (list {v} (number->string {v} {radix})) {v}))"
         text = self.pick(NUMBER_TEXT)
         if self.chance(30):
             return f'(string->number "{text}" {self.pick(RADIXES)})'
@@ -335,6 +366,14 @@ class PitfallsMixin:
         tokens = " ".join(self.pick(TOKENS) for _ in range(self.small(1, 3)))
         self.tag("shape:number-tokens")
         return f"(write '({tokens}))"
+
+    def edge_absent(self, d: int, s: Scope) -> str:
+        """A name Lispex leaves out, called, or error called another Scheme's way; caught, with
+        the condition's message and irritants shown."""
+        call = self.pick(ABSENT if self.chance(50) else ERROR_CALLS)
+        e = self.fresh("e")
+        return (f"(guard ({e} ((error-object? {e}) (list (error-object-message {e}) "
+                f"(error-object-irritants {e}))) (#t (list 'raised {e}))) {call})")
 
     def edge_callback(self, d: int, s: Scope) -> str:
         return self.pick(CALLBACK_FAULTS)

@@ -61,6 +61,23 @@ THROUGH = ["(car (map {f} (list (- {n} 1))))", "(apply {f} (list (- {n} 1)))",
            "(vector-ref (vector-map {f} (vector (- {n} 1))) 0)",
            "(fold-left (lambda (a x) ({f} x)) 0 (list (- {n} 1)))",
            "((lambda (m) ({f} m)) (- {n} 1))", "(let ((m ({f} (- {n} 1)))) m)"]
+# Two levels of depth per level of the recursion: a procedure the primitive calls, which calls
+# the recursion's procedure in a non-tail position. Half the limit's levels reach it.
+THROUGH2 = ["(car (map (lambda (x) (+ x ({f} (- {n} 1)))) '(0)))",
+            "(fold-left (lambda (a x) (+ a ({f} x))) 0 (list (- {n} 1)))",
+            "(vector-ref (vector-map (lambda (x) (+ 0 ({f} x))) (vector (- {n} 1))) 0)",
+            "(let ((r 0)) (for-each (lambda (x) (set! r (+ 1 ({f} x)))) (list (- {n} 1))) r)",
+            "(call-with-values (lambda () (+ 0 ({f} (- {n} 1)))) (lambda (x) x))",
+            "(dynamic-wind (lambda () #f) (lambda () (+ 0 ({f} (- {n} 1)))) (lambda () #f))"]
+# The recursive call in the tail position of what a primitive or a control form runs, itself in
+# the tail position of the procedure: a tail call through apply or a call-with-values consumer;
+# a nested call (one level deeper) through call/cc's receiver, a wind's or a handler's
+# thunk, a guard's body, a callback.
+TAIL_THROUGH = ["(call/cc (lambda (k) ({f} (- {n} 1))))", "(apply {f} (list (- {n} 1)))",
+                "(call-with-values (lambda () (- {n} 1)) {f})",
+                "(dynamic-wind (lambda () #f) (lambda () ({f} (- {n} 1))) (lambda () #f))",
+                "(with-exception-handler (lambda (e) 0) (lambda () ({f} (- {n} 1))))",
+                "(guard (e (#t 0)) ({f} (- {n} 1)))", "(car (map {f} (list (- {n} 1))))"]
 
 
 class ShapesMixin:
@@ -78,6 +95,9 @@ class ShapesMixin:
                 # earlier read must keep the value it had
                 self.tag("shape:set-between-operands")
                 reads = f"(list {x} ({bump}) {x})"
+                if self.chance(40):  # the same reads as a let's inits
+                    a, b, c = self.fresh("a"), self.fresh("b"), self.fresh("c")
+                    reads = f"(let (({a} {x}) ({b} ({bump})) ({c} {x})) (list {a} {b} {c}))"
                 body = reads if t in ("list", "any") else f"(car {reads})"
                 return (f"(let (({x} {self.sub(t, d, s)})) (let (({bump} (lambda () (set! {x} "
                         f"{self.sub(t, d, inner)}) {x}))) {body}))")
@@ -200,12 +220,16 @@ class ShapesMixin:
         n = self.small(1, 4)
         body = self.pick([i, f"(* {i} 10)", f"(begin (set! {i} (+ {i} 100)) {i})",
                           f"(list {i} {self.sub('int', d, s)})"])
-        shape = self.pick(["do", "named-let", "let-in-loop"])
+        shape = self.pick(["do", "named-let", "let-in-loop", "define"])
         self.tag("shape:loop-closures-" + shape)
         calls = f"(map (lambda ({f}) ({f})) {fs})"
         if shape == "do":
             text = (f"(do (({i} 0 (- {i} -1)) ({fs} '() (cons (lambda () {body}) {fs}))) "
                     f"((= {i} {n}) (list {calls} {calls} {i})))")
+        elif shape == "define":
+            # a procedure calling itself in tail position, closing over its parameters
+            text = (f"(let () (define ({loop} {i} {fs}) (if (= {i} {n}) (list {calls} {calls}) "
+                    f"({loop} (- {i} -1) (cons (lambda () {body}) {fs})))) ({loop} 0 '()))")
         elif shape == "named-let":
             text = (f"(let {loop} (({i} 0) ({fs} '())) (if (= {i} {n}) (list {calls} {calls}) "
                     f"({loop} (- {i} -1) (cons (lambda () {body}) {fs}))))")
@@ -296,8 +320,10 @@ class ShapesMixin:
         for shape in PROGRAM_SHAPES:
             base = 35 if self.on(wanted[shape]) else 3
             if shape in ("deep", "mutual"):
-                # deep recursion costs a hundred times a typical program: kept rare
-                base = 1 if self.on(wanted[shape]) else 0.2
+                # deep recursion costs ten to fifty times a typical program: kept rare, but
+                # each call path's depth accounting is a place bugs live
+                base = (2.5 if self.on(wanted[shape]) else 0.5) if shape == "deep" else \
+                    (1 if self.on(wanted[shape]) else 0.2)
             if shape == "tailloop":  # tens of thousands of transitions: rare too
                 base = 4 if self.on(wanted[shape]) else 0.5
             weight = self.steer.producers.get("shape:" + shape, 1.0)
@@ -402,7 +428,29 @@ class ShapesMixin:
         depth = self.pick([100, 500, 9990, 9998, 9999, 9999])
         if not self.safe and self.chance(30):
             depth = self.pick([10000, 10001, 10500])
-        kind = self.pick(["count", "build", "sum", "escape", "through", "sweep", "sweep", "sweep"])
+        # The sweep costs four or five recursions to the limit, the others one.
+        kind = self.pick(["count", "build", "sum", "escape", "through", "through2",
+                          "tail-through", "tail-through", "bounce", "sweep"])
+        if kind == "through2":
+            via = self.pick(THROUGH2).format(f=f, n=n)
+            depth = self.pick([4999, 5000, 5001])
+            self.tag("shape:deep-through2")
+            return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
+        if kind == "tail-through":
+            via = self.pick(TAIL_THROUGH).format(f=f, n=n)
+            depth = self.pick([9999, 10000, 10001, 10500])
+            self.tag("shape:deep-tail-through")
+            return [f"(define ({f} {n}) (if (= {n} 0) 'end {via}))", f"(display ({f} {depth}))"]
+        if kind == "bounce":
+            # each level's non-tail call reaches a procedure that tail-calls the recursion's
+            # procedure: the tail call runs at the depth of the call it replaces
+            g, x = self.fresh("step"), self.fresh("x")
+            extra = self.pick(["", f" {x}"])
+            depth = self.pick([9999, 10000, 10001])
+            self.tag("shape:deep-bounce")
+            return [f"(define ({f} {n}{extra}) (if (= {n} 0) 0 (+ 1 ({g} {n}{extra}))))",
+                    f"(define ({g} {n}{extra}) ({f} (- {n} 1){extra}))",
+                    f"(display ({f} {depth}{' 7' if extra else ''}))"]
         if kind == "through":
             # each level's call made by a primitive or a control form (map's callback, apply,
             # a wind's thunk, a handler's thunk, call/cc's receiver): it counts toward the depth

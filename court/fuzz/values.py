@@ -96,6 +96,11 @@ RUNTIME_FAULTS = {
              "(call-with-values 5 list)", "(call-with-values (lambda () 1) 5)", "(call/cc 5)"],
     "E302": ["((lambda (x) x))", "(car '(1) '(2))", "(< 5)", "((lambda (a b . c) a) 1)",
              "(-)", "(vector-ref (vector 1))",
+             # a primitive of the wrong count as an operand, a test or an init, where back ends
+             # evaluate a primitive's call in place
+             "(list (< 5))", "(let ((x 1)) (list (< x)))", "(if (car) 1 2)", "(let ((v (abs))) v)",
+             "(+ 1 (-))", "(let ((x 2)) (+ 1 (abs x x)))", "(let ((x 1)) (if (= x) 'a 'b))",
+             "(let ((x 1) (y 2)) (list (cons x) y))", "((lambda (n) (when (zero? n n) 'z)) 0)",
              # a consumer of the wrong arity, reached from a tail call-with-values
              "((lambda () (call-with-values (lambda () (values 1 2)) (lambda (a) a))))",
              "(call-with-values (lambda () (floor/ 7 2)) (lambda (q) q))"],
@@ -106,9 +111,18 @@ RUNTIME_FAULTS = {
              "(assoc \"k\" '((\"a\" . 1) 5))", "(memv 1.5 '(1 2 3 . 4))", "(apply + 1 2)",
              "(set! never-bound (car '()))"],
     "E311": ["(vector-ref (vector 1 2) 5)", "(list-ref '(1) 3)", "(string-ref \"\" 0)",
+             # an exact product past the size bound (a million bits), through locals and
+             # procedures, where a two-integer fast path may skip the kernel's check
+             "(let ((x (expt 2 500000))) (even? (* x x)))",
+             "((lambda (a b) (even? (* a b))) (expt 2 500000) (expt 2 500001))",
+             "(let ((sq (lambda (x) (* x x)))) (even? (sq (expt 3 700000))))",
+             "(let ((x (expt 2 600000))) (list (< 0 (* 1 x x))))",
              "(list-tail '(1 2) 3)", "(substring \"abc\" 2 1)", "(vector-ref (vector) -1)"],
     "E312": ["(+ 1 \"a\")", "(vector-set! #(1 2) 0 9)", "(even? 1/2)", "(integer->char -1)",
-             "(string-length 'a)", "(error 'sym 1)", "(with-exception-handler 'h (lambda () 1))",
+             "(string-length 'a)", "(error 'sym 1)",
+             # R6RS's (error who message irritant...): the message must come first
+             "(error 'who \"msg\" 1)", "(error 'check-input \"bad value\")",
+             "(with-exception-handler 'h (lambda () 1))",
              # a radix is for exact integers only, and only 2, 8, 10 or 16
              "(number->string 1/3 10)", "(number->string 2.5 10)", "(number->string 10 3)",
              "(number->string 2.0 16)", "(string->number \"10\" 3)", "(- \"5\")", "(reverse 5)", "(exact->inexact 'x)",
@@ -120,7 +134,11 @@ RUNTIME_FAULTS = {
              "(list->string (map (lambda (c) (char-upcase c)) '(#\\a 1)))"],
     "E313": ["(/ 1 0)", "(modulo 5 0)", "(/ 1.0 0)", "(quotient 1 0)", "(floor/ 3 0)",
              "(/ 1 0.0)", "(/ 2.5 -0.0)"],
-    "E314": ["(* 1e300 1e300)", "(exact->inexact (expt 10 400))", "(/ 1e308 1e-10)"],
+    "E314": ["(* 1e300 1e300)", "(exact->inexact (expt 10 400))", "(/ 1e308 1e-10)",
+             # float overflow through locals and parameters, where fast paths for numbers sit
+             "(let ((x 1e308)) (+ x x))", "((lambda (a b) (* a b)) 1e200 1e200)",
+             "(let ((x -1e308)) (- x 1e308))", "(list (* 2.0 1e308))",
+             "(let ((f (lambda (a) (+ a a)))) (f 1.5e308))", "(let ((x 1e308)) (list (< 1 (* x 10))))"],
     "E320": ["(+ (values 1 2) 1)", "(+ 1 (values))", "(list (when #f 1))",
              "(car (cond (#f 1)))", "(let ((x (values 1 2))) x)", "(+ 1 (floor/ 7 2))",
              "(not (truncate/ -7 2))", "(list (exact-integer-sqrt 17))",
@@ -158,6 +176,11 @@ RESERVED_NAMES = ["quote", "quasiquote", "unquote", "unquote-splicing", "lambda"
                   "when", "unless", "do", "values", "call-with-values", "call/cc",
                   "dynamic-wind", "module", "export", "import"]
 
+# String escapes and character names other Schemes read and Lispex refuses (E150).
+FOREIGN_ESCAPES = ["\\a", "\\b", "\\0", "\\e", "\\v", "\\f", "\\u0041", "\\N", "\\x41", "\\'"]
+FOREIGN_CHARS = ["#\\Space", "#\\NEWLINE", "#\\Tab", "#\\Nul", "#\\Alarm", "#\\U+41", "#\\vtab",
+                 "#\\linefeed1", "#\\SPACE"]
+
 # Source faults by diagnostic code: a top-level form that makes the whole program a source error.
 SOURCE_FAULTS = {
     "E100": ["(+ 1 2))", "[1 2]", "(list 007)", "#x10", "(display \"open",
@@ -178,6 +201,9 @@ SOURCE_FAULTS = {
              "(cond (#t (define c 1) c))", "(case 1 ((1) (define k 1) k))",
              "(do ((i 0 1)) (#t (define r 1) r))", "(guard (e (#t (define g 1) g)) (raise 1))"],
     "E140": ["(a . b . c)", "'( . a)", "'(a .)", "'(a . b c)"],
-    "E150": ["#\\X41", "#\\bogus", "\"\\q\"", "\"\\x;\"", "(list #\\12)", "#\\x110000"],
+    "E150": ["#\\X41", "#\\bogus", "\"\\q\"", "\"\\x;\"", "(list #\\12)", "#\\x110000",
+             # escapes and names of other Schemes, and names in another case
+             "\"\\a\"", "\"\\b\"", "\"\\0\"", "\"\\e\"", "(list \"ok\" \"\\v\")", "#\\Space",
+             "#\\NEWLINE", "(list #\\Tab)", "#\\Nul", "(list #\\Alarm)"],
     "E314": ["1e9999", "(+ 1 -1e400)"],
 }
