@@ -52,6 +52,16 @@ TAIL_STEPS = {
     "do-result": "(if (= {n} 0) 'done (do () (#t {call})))",
 }
 
+# Positions that look like tail positions and are not: what call/cc, dynamic-wind and
+# with-exception-handler run is a nested call (the continuation, the after thunk and the handler
+# wait on it), and so is a guard's body. A loop through one ends with recursion-limit.
+NESTED_STEPS = {
+    "callcc": "(call/cc (lambda (k) {call}))",
+    "wind": "(dynamic-wind (lambda () #f) (lambda () {call}) (lambda () #f))",
+    "handler": "(with-exception-handler (lambda (e) 0) (lambda () {call}))",
+    "guard": "(guard (e (#f 0)) {call})",
+}
+
 # A recursive call made on the caller's behalf by a primitive or a control form.
 THROUGH = ["(car (map {f} (list (- {n} 1))))", "(apply {f} (list (- {n} 1)))",
            "(call-with-values (lambda () ({f} (- {n} 1))) (lambda (x) x))",
@@ -551,6 +561,13 @@ class ShapesMixin:
             outer = self.pick(wrappers)
             self.tag("shape:tail-" + outer)
             call = TAIL_STEPS[outer].format(n=n, f=callee, call=call)
+        recur = f"({callee} (- {n} 1))"
+        if recur in call and self.chance(12):
+            # the loop's call inside a form that calls it nested: the 10,001st iteration reaches
+            # the recursion limit, unless a back end took the position for a tail one
+            nested = self.pick(list(NESTED_STEPS))
+            self.tag("shape:nested-" + nested)
+            call = call.replace(recur, NESTED_STEPS[nested].format(call=recur), 1)
         return call
 
     def shape_mutual(self, scope: Scope) -> list[str]:

@@ -114,7 +114,8 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "edge:valuecount", "edge:fresh", "shape:deep-arity", "edge:misfed",
               "shape:guard-then-locals", "edge:indirect", "edge:signedzero", "edge:order",
               "edge:cycle", "edge:sided", "shape:deep-through2", "shape:deep-tail-through",
-              "shape:deep-bounce", "shape:loop-closures-define", "edge:absent")
+              "shape:deep-bounce", "shape:loop-closures-define", "edge:absent",
+              "shape:nested-callcc", "shape:nested-wind")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
