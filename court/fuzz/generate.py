@@ -484,6 +484,34 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin, Effe
         at = self.rng.randrange(s + 1, e)  # after the opening quote, up to the closing one
         return source[:at] + self.pick(V.FOREIGN_ESCAPES) + source[at:]
 
+    def rebound(self, source: str) -> str:
+        """One name of a lambda's or a procedure definition's parameters written twice (E130 at
+        the second, the duplicate): where the normalizer reports it, in a program of any
+        shape."""
+        toks = [(k, s, e) for k, s, e in layout_tokens(source) if k not in ("ws", "line", "block")]
+        lists = []
+        for j in range(len(toks) - 2):
+            head = source[toks[j + 1][1]:toks[j + 1][2]]
+            if toks[j][0] == "open" and head in ("lambda", "define") and toks[j + 2][0] == "open":
+                names, m = [], j + 3
+                if head == "define":
+                    m += 1  # the procedure's own name
+                while m < len(toks) and toks[m][0] == "other" and source[toks[m][1]] != ".":
+                    names.append(toks[m])
+                    m += 1
+                if names:
+                    lists.append(names)
+        if not lists:
+            return source
+        names = self.pick(lists)
+        first = source[names[0][1]:names[0][2]]
+        self.tag("shape:rebound")
+        if len(names) > 1 and self.chance(60):  # a later parameter renamed to the first
+            _, s, e = names[self.rng.randrange(1, len(names))]
+            return source[:s] + first + source[e:]
+        _, _, e = names[-1]
+        return source[:e] + " " + first + source[e:]
+
     def broken(self, source: str) -> str:
         """The program cut short (inside nested lists, or a string) or with a bracket too many:
         a reader diagnostic whose span is the innermost unclosed opening or the stray one."""
@@ -508,4 +536,6 @@ def generate(rng: random.Random, *, only_safe: bool = False,
         source = gen.misnamed(source)
     elif not safe and rng.randrange(100) < 5:
         source = gen.misescaped(source)
+    elif not safe and rng.randrange(100) < 4:
+        source = gen.rebound(source)
     return Case(source, input_text, tuple(sorted(features)), safe, tags=tuple(sorted(gen.tags)))

@@ -120,6 +120,13 @@ UNICODE_FORMS = [
     '(list (string-ci=? "ΣΑΣ" "σας") (string-ci=? "STRASSE" "straße") (string-downcase "ΑΣ\\x{h};"))',
 ]
 
+# Every code point above under every character class at once: one form covers the table.
+ALL_POINTS = "".join(f"\\x{n:x};" for n in CODE_POINTS)
+CLASS_SWEEP = ("(map (lambda (c) (list (char->integer c) (char-alphabetic? c) (char-numeric? c) "
+               "(char-whitespace? c) (char-upper-case? c) (char-lower-case? c))) "
+               f'(string->list "{ALL_POINTS}"))')
+UNICODE_FORMS += [CLASS_SWEEP, CLASS_SWEEP]
+
 # Values a host language confuses with each other, and calls that must tell them apart.
 CONFUSED = ["#t", "#f", "1", "0", "1.0", "#\\a", "\"a\"", "'()", "'a", "#\\0", "\"\"", "-0.0"]
 TELLING = [("+", 2), ("-", 2), ("*", 2), ("<", 2), ("=", 2), (">=", 2), ("max", 2), ("abs", 1),

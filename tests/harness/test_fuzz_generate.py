@@ -202,6 +202,24 @@ def test_misescaped_programs_agree_and_a_foreign_escape_is_refused():
         assert sem["diagnostics"][0]["code"] == "E150", text
 
 
+def test_a_parameter_written_twice_is_refused_at_the_second():
+    rng = random.Random("rebound")
+    spans = 0
+    for _ in range(40):
+        gen = Gen(rng, set(FEATURES), False)
+        source, input_text = gen.program()
+        changed = gen.rebound(source)
+        if changed == source:  # a program without a lambda or a procedure definition
+            continue
+        sem = assert_agree(changed, input_text)["tree"]["semantic"]
+        codes = [d["code"] for d in sem["diagnostics"]]
+        assert codes and codes[0] in ("E130", "E100", "E110", "E120", "E140", "E150"), codes
+        spans += codes[0] == "E130"
+    assert spans >= 10
+    sem = assert_agree("(define (f a b a) a)\n", None)["tree"]["semantic"]
+    assert sem["diagnostics"][0]["code"] == "E130"
+
+
 def test_a_fault_through_a_global_procedure_is_made_there():
     gen = Gen(random.Random("global"), set(FEATURES), False)
     text = gen.through_global("E312", "(+ #t 1)", "bad")
