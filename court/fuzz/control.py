@@ -323,4 +323,4 @@ class ControlMixin:
         code = self.weighted(list(V.RUNTIME_FAULTS), [self.steer.faults.get(c, 1.0)
                                                      for c in V.RUNTIME_FAULTS])
         self.tag("fault:" + code)
-        return self.pick(V.RUNTIME_FAULTS[code])
+        return self.fault_entry(code, V.RUNTIME_FAULTS[code])

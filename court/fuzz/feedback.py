@@ -27,6 +27,9 @@ NODE_KINDS = ("Const", "Local", "Global", "Intrinsic", "If", "Lambda", "Seq", "S
               "Guard")
 CONTROL = ("call/cc", "call-with-current-continuation", "dynamic-wind", "with-exception-handler",
            "raise", "raise-continuable", "error", "call-with-values", "values", "apply")
+# Every entry of the fault tables, as the generator tags it ("E312:4").
+ENTRIES = [f"{code}:{i}" for table in (V.RUNTIME_FAULTS, V.SOURCE_FAULTS)
+           for code, pool in table.items() for i in range(len(pool))]
 DIAGNOSTICS = tuple(sorted(set(V.RUNTIME_FAULTS) | set(V.SOURCE_FAULTS) | {"E340"})) + \
     ("recursion-limit",)
 
@@ -125,11 +128,14 @@ class Coverage:
 
         producers = [t for t in self.tags if t.startswith(("gen:", "shape:"))]
         prod = weights(self.tags, producers)
+        entries = Counter({t[len("entry:"):]: n for t, n in self.tags.items()
+                           if t.startswith("entry:")})
         return Steering(
             producers={k.split(":", 1)[1] if k.startswith("gen:") else k: v
                        for k, v in prod.items()},
             primitives=weights(self.prims, self.primitives),
-            faults=weights(self.diags, list(DIAGNOSTICS)))
+            faults=weights(self.diags, list(DIAGNOSTICS)),
+            entries=weights(entries, ENTRIES))
 
     def table(self) -> list[tuple[str, list[tuple[str, int]]]]:
         """The sections of `court fuzz --coverage`, each a list of (name, programs)."""

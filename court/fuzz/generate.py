@@ -80,10 +80,12 @@ class Steering:
 
     def __init__(self, producers: dict[str, float] | None = None,
                  primitives: dict[str, float] | None = None,
-                 faults: dict[str, float] | None = None) -> None:
+                 faults: dict[str, float] | None = None,
+                 entries: dict[str, float] | None = None) -> None:
         self.producers = producers or {}
         self.primitives = primitives or {}
         self.faults = faults or {}
+        self.entries = entries or {}  # "E312:4": the fault table's entries, as drawn so far
 
 
 class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin, EffectsMixin):
@@ -106,6 +108,15 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin, Effe
 
     def weighted(self, seq, weights):
         return self.rng.choices(seq, weights)[0]
+
+    def fault_entry(self, code: str, pool: list[str]) -> str:
+        """One entry of a fault table's row, drawn toward those least drawn so far: a row grows
+        with every family added to it, and a uniform draw would leave some of its entries
+        unreached for thousands of programs."""
+        i = self.weighted(range(len(pool)), [self.steer.entries.get(f"{code}:{j}", 1.0)
+                                            for j in range(len(pool))])
+        self.tag(f"entry:{code}:{i}")
+        return pool[i]
 
     def chance(self, percent: int) -> bool:
         return self.rng.randrange(100) < percent

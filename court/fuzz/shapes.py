@@ -606,9 +606,9 @@ class ShapesMixin:
         code = self.weighted(codes, weights)
         self.tag("fault:" + code)
         if code in V.SOURCE_FAULTS and code not in V.RUNTIME_FAULTS:
-            return self.pick(V.SOURCE_FAULTS[code])
+            return self.fault_entry(code, V.SOURCE_FAULTS[code])
         pool = V.RUNTIME_FAULTS.get(code) or V.SOURCE_FAULTS[code]
-        fault = self.pick(pool)
+        fault = self.fault_entry(code, pool)
         if code == "E303" or fault.startswith("(+ 1 later"):
             return fault  # not inside a procedure: later definitions would bind it
         f = self.fresh("bad")

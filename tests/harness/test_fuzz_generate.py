@@ -5,6 +5,7 @@ reproducible and free of exact duplicates."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from court.fuzz import values as V
 from court.fuzz.campaign import ProgramSource, fingerprint
 from court.fuzz.feedback import Coverage, core_ir_census
-from court.fuzz.generate import FEATURES, Gen, Scope, Steering, generate
+from court.fuzz.generate import FEATURES, Case, Gen, Scope, Steering, generate
 from court.fuzz.mutate import Mutator, expression_paths
 from court.fuzz.reduce import parse
 from court.fuzz.shapes import TAIL_STEPS
@@ -371,6 +372,24 @@ def test_steering_favours_what_is_rare():
     assert isinstance(steering, Steering) and steering.primitives
     kinds, names = core_ir_census("(define (f x) (set! x 1) x)\n(f 2)\n")
     assert {"DefineGlobal", "Lambda", "SetLocal", "TailApp"} <= kinds
+
+
+def test_the_fault_tables_entries_are_drawn_toward_the_least_drawn():
+    """Steered by what was drawn, the entries of one fault code's row are reached about
+    equally often, where a uniform draw leaves some unreached for a long time."""
+    cov = Coverage()
+    pool = V.RUNTIME_FAULTS["E312"]
+    rng = random.Random("entries")
+    drawn = Counter()
+    for _ in range(3 * len(pool)):
+        gen = Gen(rng, set(), False, cov.steering())
+        gen.fault_entry("E312", pool)
+        cov.add_program(Case("1\n", None, (), False, tags=tuple(gen.tags)), census=False)
+        drawn.update(t for t in gen.tags if t.startswith("entry:"))
+    assert len(drawn) == len(pool)  # every entry, in three draws per entry
+    assert max(drawn.values()) <= 8, drawn
+    steering = cov.steering()
+    assert set(steering.entries) >= {f"E312:{i}" for i in range(len(pool))}
 
 
 def test_fingerprint_ignores_boilerplate():
