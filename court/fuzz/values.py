@@ -179,7 +179,7 @@ RESERVED_NAMES = ["quote", "quasiquote", "unquote", "unquote-splicing", "lambda"
 # String escapes and character names other Schemes read and Lispex refuses (E150).
 FOREIGN_ESCAPES = ["\\a", "\\b", "\\0", "\\e", "\\v", "\\f", "\\u0041", "\\N", "\\x41", "\\'"]
 FOREIGN_CHARS = ["#\\Space", "#\\NEWLINE", "#\\Tab", "#\\Nul", "#\\Alarm", "#\\U+41", "#\\vtab",
-                 "#\\linefeed1", "#\\SPACE"]
+                 "#\\linefeed1", "#\\SPACE", "#\\X41", "#\\X3bb"]
 
 # Source faults by diagnostic code: a top-level form that makes the whole program a source error.
 SOURCE_FAULTS = {
