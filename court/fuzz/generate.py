@@ -9,8 +9,9 @@ others also plant faults, one of every diagnostic code. Loops and recursion are 
 construction; whatever escapes that is caught by the meters.
 
 Everything is drawn from one ``random.Random``: the same seed gives the same programs, fast.
-The producers live in mixins by family (forms.py, control.py, shapes.py); the weights that
-steer them come from the feedback table (feedback.py).
+The producers live in mixins by family (forms.py, control.py, shapes.py, recursion.py,
+edges.py, pitfalls.py, effects.py); the weights that steer them come from the feedback table
+(feedback.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .forms import FormsMixin
 from .layout import relayout
 from .layout import tokens as layout_tokens
 from .pitfalls import PitfallsMixin
+from .recursion import RecursionMixin
 from .shapes import ShapesMixin
 from .signatures import SIGNATURES
 
@@ -88,7 +90,8 @@ class Steering:
         self.entries = entries or {}  # "E312:4": the fault table's entries, as drawn so far
 
 
-class Gen(FormsMixin, ControlMixin, ShapesMixin, EdgesMixin, PitfallsMixin, EffectsMixin):
+class Gen(FormsMixin, ControlMixin, ShapesMixin, RecursionMixin, EdgesMixin, PitfallsMixin,
+          EffectsMixin):
     def __init__(self, rng: random.Random, features: set[str], safe: bool,
                  steering: Steering | None = None) -> None:
         self.rng = rng

@@ -15,8 +15,8 @@ from court.fuzz.campaign import ProgramSource, fingerprint
 from court.fuzz.feedback import Coverage, core_ir_census
 from court.fuzz.generate import FEATURES, Case, Gen, Scope, Steering, generate
 from court.fuzz.mutate import Mutator, expression_paths
+from court.fuzz.recursion import TAIL_STEPS
 from court.fuzz.reduce import parse
-from court.fuzz.shapes import TAIL_STEPS
 from court.verdict import judge
 from implementations import registry
 from implementations.lispex.run import evaluate

@@ -1,0 +1,227 @@
+"""Program shapes of recursion and loops at the recursion limit (10,000 nested calls): non-tail
+recursion at and past it, through every call path (arity, rest parameter, the calls primitives
+and control forms make, a tail-calling step), escapes out of it, and tail loops longer than it
+whose call sits in a tail position of one form inside others, or in a position that only looks
+like one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .generate import Scope
+
+# One tail position of each form, with {call} where the tail call goes; a loop through it that
+# runs past the 10,000 nested calls a non-tail call may use shows whether it is a tail call.
+# `apply` and `call-with-values` make the call themselves ({f} is the procedure).
+TAIL_STEPS = {
+    "if": "(if (= {n} 0) 'done {call})",
+    "and": "(and (>= {n} 0) (if (= {n} 0) 'done {call}))",
+    "or": "(or (< {n} 0) (if (= {n} 0) 'done {call}))",
+    "when": "(if (= {n} 0) 'done (when (> {n} 0) {call}))",
+    "unless": "(if (= {n} 0) 'done (unless (< {n} 0) (display \"\") {call}))",
+    "cond": "(cond ((= {n} 0) 'done) ((< {n} 0) 'negative) (else {call}))",
+    "case": "(case {n} ((0) 'done) ((-1 -2) 'negative) (else {call}))",
+    "let": "(if (= {n} 0) 'done (let ((m {n})) {call}))",
+    "let*": "(if (= {n} 0) 'done (let* ((m {n}) (j m)) {call}))",
+    "letrec": "(if (= {n} 0) 'done (letrec ((m {n})) {call}))",
+    "begin": "(if (= {n} 0) 'done (begin (+ {n} 1) {call}))",
+    "lambda": "(if (= {n} 0) 'done ((lambda (m) {call}) {n}))",
+    "define": "(if (= {n} 0) 'done ((lambda () (define m {n}) {call})))",
+    "apply": "(if (= {n} 0) 'done (apply {f} (list (- {n} 1))))",
+    "call-with-values": "(if (= {n} 0) 'done (call-with-values (lambda () (- {n} 1)) {f}))",
+    # tail positions that are not the last of their form: a then-branch, an early cond or case
+    # clause, a do result
+    "if-then": "(if (> {n} 0) {call} 'done)",
+    "cond-first": "(cond ((> {n} 0) {call}) (else 'done))",
+    "cond-middle": "(cond ((= {n} 0) 'done) ((> {n} 0) (display \"\") {call}) (else 'negative))",
+    "cond-no-else": "(cond ((> {n} 0) {call}) ((= {n} 0) 'done))",
+    "case-first": "(case (zero? {n}) ((#f) {call}) (else 'done))",
+    "do-result": "(if (= {n} 0) 'done (do () (#t {call})))",
+}
+
+# Positions that look like tail positions and are not: what call/cc, dynamic-wind and
+# with-exception-handler run is a nested call (the continuation, the after thunk and the handler
+# wait on it), and so is a guard's body. A loop through one ends with recursion-limit.
+NESTED_STEPS = {
+    "callcc": "(call/cc (lambda (k) {call}))",
+    "wind": "(dynamic-wind (lambda () #f) (lambda () {call}) (lambda () #f))",
+    "handler": "(with-exception-handler (lambda (e) 0) (lambda () {call}))",
+    "guard": "(guard (e (#f 0)) {call})",
+}
+
+# A recursive call made on the caller's behalf by a primitive or a control form.
+THROUGH = ["(car (map {f} (list (- {n} 1))))", "(apply {f} (list (- {n} 1)))",
+           "(call-with-values (lambda () ({f} (- {n} 1))) (lambda (x) x))",
+           "(dynamic-wind (lambda () #f) (lambda () ({f} (- {n} 1))) (lambda () #f))",
+           "(with-exception-handler (lambda (e) 0) (lambda () ({f} (- {n} 1))))",
+           "(call/cc (lambda (k) ({f} (- {n} 1))))", "(guard (e (#t 0)) ({f} (- {n} 1)))",
+           "(vector-ref (vector-map {f} (vector (- {n} 1))) 0)",
+           "(fold-left (lambda (a x) ({f} x)) 0 (list (- {n} 1)))",
+           "((lambda (m) ({f} m)) (- {n} 1))", "(let ((m ({f} (- {n} 1)))) m)"]
+# Two levels of depth per level of the recursion: a procedure the primitive calls, which calls
+# the recursion's procedure in a non-tail position. Half the limit's levels reach it.
+THROUGH2 = ["(car (map (lambda (x) (+ x ({f} (- {n} 1)))) '(0)))",
+            "(fold-left (lambda (a x) (+ a ({f} x))) 0 (list (- {n} 1)))",
+            "(vector-ref (vector-map (lambda (x) (+ 0 ({f} x))) (vector (- {n} 1))) 0)",
+            "(let ((r 0)) (for-each (lambda (x) (set! r (+ 1 ({f} x)))) (list (- {n} 1))) r)",
+            "(call-with-values (lambda () (+ 0 ({f} (- {n} 1)))) (lambda (x) x))",
+            "(dynamic-wind (lambda () #f) (lambda () (+ 0 ({f} (- {n} 1)))) (lambda () #f))"]
+# The recursive call in the tail position of what a primitive or a control form runs, itself in
+# the tail position of the procedure: a tail call through apply or a call-with-values consumer;
+# a nested call (one level deeper) through call/cc's receiver, a wind's or a handler's
+# thunk, a guard's body, a callback.
+TAIL_THROUGH = ["(call/cc (lambda (k) ({f} (- {n} 1))))", "(apply {f} (list (- {n} 1)))",
+                "(call-with-values (lambda () (- {n} 1)) {f})",
+                "(dynamic-wind (lambda () #f) (lambda () ({f} (- {n} 1))) (lambda () #f))",
+                "(with-exception-handler (lambda (e) 0) (lambda () ({f} (- {n} 1))))",
+                "(guard (e (#t 0)) ({f} (- {n} 1)))", "(car (map {f} (list (- {n} 1))))"]
+
+
+class RecursionMixin:
+    def shape_deep(self, scope: Scope) -> list[str]:
+        """Non-tail recursion near the recursion limit (10,000 nested calls); past it now and
+        then, which ends the run with the recursion-limit resource outcome."""
+        f, n = self.fresh("deep"), self.fresh("n")
+        # Most often one below the limit, where an off-by-one in counting the depth shows.
+        depth = self.pick([100, 500, 9990, 9998, 9999, 9999])
+        if not self.safe and self.chance(30):
+            depth = self.pick([10000, 10001, 10500])
+        # The sweep costs four or five recursions to the limit, the others one.
+        kind = self.pick(["count", "build", "sum", "escape", "through", "through2",
+                          "tail-through", "tail-through", "bounce", "sweep"])
+        if kind == "through2":
+            via = self.pick(THROUGH2).format(f=f, n=n)
+            depth = self.pick([4999, 5000, 5001])
+            self.tag("shape:deep-through2")
+            return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
+        if kind == "tail-through":
+            via = self.pick(TAIL_THROUGH).format(f=f, n=n)
+            depth = self.pick([9999, 10000, 10001, 10500])
+            self.tag("shape:deep-tail-through")
+            return [f"(define ({f} {n}) (if (= {n} 0) 'end {via}))", f"(display ({f} {depth}))"]
+        if kind == "bounce":
+            # each level's non-tail call reaches a procedure that tail-calls the recursion's
+            # procedure: the tail call runs at the depth of the call it replaces
+            g, x = self.fresh("step"), self.fresh("x")
+            extra = self.pick(["", f" {x}"])
+            depth = self.pick([9999, 10000, 10001])
+            self.tag("shape:deep-bounce")
+            return [f"(define ({f} {n}{extra}) (if (= {n} 0) 0 (+ 1 ({g} {n}{extra}))))",
+                    f"(define ({g} {n}{extra}) ({f} (- {n} 1){extra}))",
+                    f"(display ({f} {depth}{' 7' if extra else ''}))"]
+        if kind == "through":
+            # each level's call made by a primitive or a control form (map's callback, apply,
+            # a wind's thunk, a handler's thunk, call/cc's receiver): it counts toward the depth
+            # all the same
+            via = self.pick(THROUGH).format(f=f, n=n)
+            depth = self.pick([10000, 10001])  # at the limit, and one past it
+            self.tag("shape:deep-through")
+            return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
+        if kind == "escape":
+            # escapes (a continuation, a caught raise) out of deep non-tail recursion, again and
+            # again: each must give back the depth of the frames it leaves, or the escapes add
+            # up to the recursion limit although no one of them comes near it
+            go, i, k, e = self.fresh("go"), self.fresh("i"), self.fresh("k"), self.fresh("e")
+            depth, reps = self.pick([1500, 2500, 3300]), self.pick([4, 5, 7])
+            if self.chance(50):
+                deep = f"(define ({f} {n} {k}) (if (= {n} 0) ({k} 'out) (+ 1 ({f} (- {n} 1) {k}))))"
+                once = f"(call/cc (lambda ({k}) ({f} {depth} {k})))"
+            else:
+                deep = f"(define ({f} {n} {k}) (if (= {n} 0) (raise 'out) (+ 1 ({f} (- {n} 1) {k}))))"
+                once = f"(guard ({e} (#t {e})) ({f} {depth} 0))"
+            self.tag("shape:deep-escapes")
+            return [deep, f"(define ({go} {i}) (if (= {i} 0) 'done (begin {once} ({go} (- {i} 1)))))",
+                    f"(display ({go} {reps}))"]
+        if kind == "sweep":
+            # The deepest recursion that fits, through procedures of one to four parameters:
+            # a back end with a call path per arity must count the depth alike on each.
+            self.tag("shape:deep-arity-sweep")
+            forms = []
+            for arity in range(1, 5):
+                g = self.fresh("deep")
+                ps = [self.fresh("p") for _ in range(arity - 1)]
+                carried = "".join(" " + p for p in ps)
+                forms += [f"(define ({g} {n}{carried}) (if (= {n} 0) 0 (+ 1 ({g} (- {n} 1){carried}))))",
+                          f"(display ({g} 9999{' 0' * (arity - 1)}))"]
+            if self.chance(50):  # and through a rest parameter (a general call path)
+                g, r = self.fresh("deep"), self.fresh("r")
+                forms += [f"(define ({g} {n} . {r}) (if (= {n} 0) 0 (+ 1 ({g} (- {n} 1) 'x))))",
+                          f"(display ({g} 9999))"]
+            return forms
+        # Carried parameters: a back end whose call path differs by arity (a fast path for one,
+        # two or three arguments) must count the depth the same way on each.
+        extra = [self.fresh("p") for _ in range(self.pick([0, 0, 1, 1, 2, 3]))]
+        if extra and kind != "sum" and self.chance(60):
+            depth = 9999  # the deepest that fits: where a check one off shows
+        params = " ".join([n, *extra])
+        carried = "".join(" " + p for p in extra)
+        given = "".join(f" {self.small(0, 9)}" for _ in extra)
+        if extra:
+            self.tag("shape:deep-arity")
+        if kind == "count":
+            body = f"(if (= {n} 0) 0 (+ 1 ({f} (- {n} 1){carried})))"
+            use = f"({f} {depth}{given})"
+        elif kind == "build":
+            body = f"(if (= {n} 0) '() (cons {n} ({f} (- {n} 1){carried})))"
+            use = f"(length ({f} {depth}{given}))"
+        else:
+            body = f"(if (<= {n} 0) {n} (+ {n} ({f} (- {n} 1){carried})))"
+            use = f"({f} {depth}{given})"
+        self.tag(f"shape:deep-{depth}")
+        return [f"(define ({f} {params}) {body})", f"(display {use})"]
+
+    def shape_tailloop(self, scope: Scope) -> list[str]:
+        """A loop of more than 10,000 iterations whose call sits in the tail position of one
+        form, or of one form inside another: if that position is not a tail call, the run ends
+        with recursion-limit instead of its answer. Now and then a mutual tail loop."""
+        f, n = self.fresh("loop"), self.fresh("n")
+        count = self.pick([10050, 11000, 12000])  # 12,000 through two forms: ~312,000 transitions
+        if self.chance(15):
+            a, b = self.fresh("ping"), self.fresh("pong")
+            self.tag("shape:tail-mutual")
+            return [f"(define ({a} {n}) (if (= {n} 0) 'done ({b} (- {n} 1))))",
+                    f"(define ({b} {n}) {self.tail_step(b, n, a)})",
+                    f"(display ({a} {count}))"]
+        if self.chance(25):
+            # a loop of four or five variables: a call that wide must be a tail call too
+            vs = [self.fresh("w") for _ in range(self.pick([3, 4]))]
+            self.tag("shape:tail-wide")
+            if self.chance(50):
+                steps = " ".join(f"({v} 0 (+ {v} {j}))" for j, v in enumerate(vs))
+                # (- n -1) rather than (+ n 1), as in p_do: + may have been rebound
+                return [f"(display (do (({n} 0 (- {n} -1)) {steps}) ((= {n} {count}) "
+                        f"(list {' '.join(vs)}))))"]
+            step = " ".join(f"(+ {v} {j})" for j, v in enumerate(vs))
+            return [f"(define ({f} {n} {' '.join(vs)}) (if (= {n} 0) (list {' '.join(vs)}) "
+                    f"({f} (- {n} 1) {step})))",
+                    f"(display ({f} {count} {' '.join('0' for _ in vs)}))"]
+        return [f"(define ({f} {n}) {self.tail_step(f, n, f)})", f"(display ({f} {count}))"]
+
+    def tail_step(self, f: str, n: str, callee: str) -> str:
+        """The loop's step: the recurring call in a tail position of one form, usually inside
+        a tail position of one or two more. A loop costs tens of thousands of transitions, so
+        each one tries several tail positions at once."""
+        step = self.pick(list(TAIL_STEPS))
+        self.tag("shape:tail-" + step)
+        call = TAIL_STEPS[step].format(n=n, f=callee, call=f"({callee} (- {n} 1))")
+        wrappers = [k for k, v in TAIL_STEPS.items() if "{call}" in v]
+        for _ in range(self.pick([0, 1, 1, 2, 2])):
+            outer = self.pick(wrappers)
+            self.tag("shape:tail-" + outer)
+            call = TAIL_STEPS[outer].format(n=n, f=callee, call=call)
+        recur = f"({callee} (- {n} 1))"
+        if recur in call and self.chance(12):
+            # the loop's call inside a form that calls it nested: the 10,001st iteration reaches
+            # the recursion limit, unless a back end took the position for a tail one
+            nested = self.pick(list(NESTED_STEPS))
+            self.tag("shape:nested-" + nested)
+            call = call.replace(recur, NESTED_STEPS[nested].format(call=recur), 1)
+        return call
+
+    def shape_mutual(self, scope: Scope) -> list[str]:
+        a, b, n = self.fresh("ping"), self.fresh("pong"), self.fresh("n")
+        depth = self.pick([10, 100, 1000])
+        return [f"(define ({a} {n}) (if (= {n} 0) '() (cons 'a ({b} (- {n} 1)))))",
+                f"(define ({b} {n}) (if (= {n} 0) '() (cons 'b ({a} (- {n} 1)))))",
+                f"(write (length ({a} {depth})))", f"(write ({a} {self.small(0, 5)}))"]
