@@ -186,7 +186,7 @@ MAX_LENGTH = 10_000_000
 # The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
 MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
                        "callback", "quasi", "improper", "retyped", "valuecount", "fresh",
-                       "misfed", "signedzero"})
+                       "misfed", "signedzero", "absent"})
 
 
 class EdgesMixin:
