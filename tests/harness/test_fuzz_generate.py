@@ -123,7 +123,7 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
 def test_the_shapes_added_for_blind_bugs_give_programs_the_court_agrees_on(shape):
     rng = random.Random(shape)
     found = 0
-    for _ in range(10000):  # generation alone is cheap; the deep shapes are rare by design
+    for _ in range(30000):  # generation alone is cheap; the deep shapes are rare by design
         gen = Gen(rng, set(FEATURES), rng.random() < 0.5)
         source, input_text = gen.program()
         if shape in gen.tags:
