@@ -2,7 +2,7 @@
 spent outside the members' own evaluation.
 
     python bench/corpus_run.py [--court tree-rust] [--jobs 2] [PATH ...]
-    python bench/corpus_run.py --court all-four --cli-runs 3
+    python bench/corpus_run.py --court all-four --cli-runs 3 [--against CHECKOUT]
 
 With ``--cli-runs N`` it times the whole command instead, as a user runs it: ``court run PATH
 --court C`` as a process, N times each, interleaved, beside ``python -c pass``:
@@ -11,7 +11,9 @@ With ``--cli-runs N`` it times the whole command instead, as a user runs it: ``c
   (the first, untimed run writes it);
 - "no history, interpreter per member": a fresh report folder every time and
   ``COURT_FORKSERVER=0``: discovery order and a new interpreter per worker start, as before the
-  worker template and the scheduler (the request path is the new one in both).
+  worker template and the scheduler (the request path is the new one in both);
+- with ``--against CHECKOUT``, "history, CHECKOUT": the same as "history" with another
+  checkout's code (``git worktree add /tmp/before COMMIT``), on this checkout's corpus.
 
 Target for ``--court all-four`` on the corpus: <= 8 s.
 
@@ -43,12 +45,14 @@ from court.supervisor import Limits  # noqa: E402
 TARGET_ALL_FOUR = 8.0
 
 
-def cli_run(paths: list[str], court: str, report_dir: str, forkserver: bool) -> float:
+def cli_run(paths: list[str], court: str, report_dir: str, forkserver: bool,
+            code: Path = ROOT) -> float:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(PYTHONPATH=str(ROOT), COURT_FORKSERVER="1" if forkserver else "0")
+    # `python -m` puts its working folder first on the path: the code is the folder it runs in.
+    env.update(PYTHONPATH=str(code), COURT_FORKSERVER="1" if forkserver else "0")
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "court.cli", "run", *paths, "--court", court,
-                           "--report-dir", report_dir], env=env, cwd=ROOT, capture_output=True,
+                           "--report-dir", report_dir], env=env, cwd=code, capture_output=True,
                           timeout=1800)
     elapsed = time.perf_counter() - t0
     if done.returncode != 0:
@@ -65,13 +69,20 @@ def cli_run(paths: list[str], court: str, report_dir: str, forkserver: bool) -> 
     return elapsed
 
 
-def cli_runs(paths: list[str], court: str, n: int) -> int:
+def cli_runs(paths: list[str], court: str, n: int, against: Path | None) -> int:
     samples: dict[str, list[float]] = {"python -c pass": [], "history": [],
                                        "no history, interpreter per member": []}
+    other = f"history, {against}"
     with tempfile.TemporaryDirectory() as tmp:
         kept = os.path.join(tmp, "kept")
         cli_run(paths, court, kept, True)  # caches, and the history of the timed runs
+        if against:
+            samples[other] = []
+            cli_run(paths, court, os.path.join(tmp, "kept-other"), True, against)
         for i in range(n):
+            if against:
+                samples[other].append(cli_run(paths, court, os.path.join(tmp, "kept-other"),
+                                              True, against))
             t0 = time.perf_counter()
             subprocess.run([sys.executable, "-c", "pass"], check=True)
             samples["python -c pass"].append(time.perf_counter() - t0)
@@ -84,7 +95,7 @@ def cli_runs(paths: list[str], court: str, n: int) -> int:
     for what, xs in samples.items():
         med = statistics.median(xs)
         line = f"{what:40s} median {med:7.2f} s (min {min(xs):.2f}, max {max(xs):.2f})"
-        if what == "history" and court == "all-four":
+        if what.startswith("history") and court == "all-four":
             line += f"  target <= {TARGET_ALL_FOUR:g} s " \
                     f"{'ok' if med <= TARGET_ALL_FOUR else 'MISSED'}"
         print(line)
@@ -98,9 +109,12 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--cli-runs", type=int, metavar="N",
                    help="time N whole `court run` processes instead (see the module doc)")
+    p.add_argument("--against", metavar="CHECKOUT",
+                   help="with --cli-runs, also time another checkout's code side by side")
     args = p.parse_args()
     if args.cli_runs:
-        return cli_runs(args.paths, args.court, args.cli_runs)
+        against = Path(args.against).resolve() if args.against else None
+        return cli_runs(args.paths, args.court, args.cli_runs, against)
     res = resolve(load_config(search_cwd=False), args.court)
     if not res.available:
         print(f"court {args.court} unavailable: missing {res.missing}", file=sys.stderr)
