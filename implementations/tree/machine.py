@@ -62,7 +62,6 @@ from .control import (  # noqa: F401
     _unbound,
     _uninit,
 )
-from .hot import HOT, Compiler
 from .intops import int_operators
 from .objects import Closure, Continuation, GuardHandler
 
@@ -86,9 +85,6 @@ class Machine(Control):
                 gv[i] = input_value
         self.gv = gv
         self.int2 = int_operators(prims)
-        self.forms = program.forms
-        self.hot: dict[ir.Lambda, Any] = {}  # entries so far, then the compiled body or None
-        self.compiler: Compiler | None = None
         self.steps = 0
         self.step_limit = meter.remaining(MACHINE)
 
@@ -96,11 +92,6 @@ class Machine(Control):
         self.meter.used[MACHINE] += min(self.steps, self.step_limit)
         self.steps = 0
         self.step_limit = self.meter.remaining(MACHINE)
-
-    def compile(self, lam: ir.Lambda) -> tuple | None:
-        if self.compiler is None:
-            self.compiler = Compiler(self.gv, self.prims, self.int2, self.forms)
-        return self.compiler.body(lam)
 
     def exhausted(self) -> ResourceExhausted:
         return ResourceExhausted("machine-transition-limit",
@@ -114,7 +105,6 @@ class Machine(Control):
         prims = self.prims
         int2 = self.int2.get
         ctx = self.ctx
-        hot = self.hot
         k: list = []
         handlers: Any = None
         depth = 0
@@ -570,30 +560,6 @@ class Machine(Control):
                                 env = vals
                                 node = lam.body
                                 mode = EVAL
-                                h = hot.get(lam, 0)
-                                if type(h) is int:
-                                    if h < HOT:
-                                        hot[lam] = h + 1
-                                        continue
-                                    h = hot[lam] = self.compile(lam)
-                                if h is not None and steps + h[1] <= slimit:
-                                    try:
-                                        mode, a, b, c = h[0](env, 0)
-                                    except Exception:
-                                        # Nothing ran that the walker cannot run again: it
-                                        # evaluates the body from the start and reports.
-                                        mode = EVAL
-                                        continue
-                                    steps += c
-                                    if mode == APPLY:
-                                        vals = a
-                                        site = b
-                                        tail = b.tail
-                                    elif mode == RET:
-                                        val = a
-                                    else:
-                                        node = a
-                                        env = b
                                 continue
                             if tf is Primitive:
                                 n = len(vals) - 1
