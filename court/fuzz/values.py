@@ -62,6 +62,13 @@ PRINTER = [
     "(write \"\")", "(display \"\")", "(println '(1 \"x\"))",
     "(write (list (quote quote) 'x))", "(write '(quote . x))", "(write '(quote x . y))",
     "(write `(1 ,@'() . 2))", "(write (make-string 3 #\\\"))",
+    # procedures take the name of what binds them, through every binding form
+    "(let* ((a 1) (f (lambda (x) x))) (write (list f a)))", "(let ((f (lambda () 1))) (display f))",
+    "(letrec ((f (lambda () 1))) (write f))", "(letrec ((f (lambda () g)) (g 1)) (display f))",
+    "((lambda () (define (inner x) x) (write inner)))", "(let loop ((i 0)) (write loop))",
+    "(let ((f #f)) (set! f (lambda () 1)) (write f))", "(write (list (lambda (x) x) car))",
+    "(do ((f (lambda () 1) f) (i 0 (+ i 1))) ((= i 1) (write f)))",
+    "(let* ((g car) (h (let ((sq (lambda (n) (* n n)))) sq))) (display (list g h)))",
 ]
 
 # A compatible replacement for a primitive: same argument and result types, different meaning,
@@ -89,7 +96,10 @@ RUNTIME_FAULTS = {
              "(never-defined (begin (display 1) 1) 2 (begin (display 3) 3) 4)",
              "(never-defined (car '()) 1 2 3 4)", "(never-defined 1 2 3 4 5 (begin (display 'x) 6))",
              # set!'s value comes before the check that the global exists
-             "(set! never-bound (undefined-too))"],
+             "(set! never-bound (undefined-too))",
+             # a global is bound once its own definition's value is made, not before
+             "(define self-read (if (number? self-read) self-read 100))",
+             "(define self-count (+ 1 self-count))"],
     "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)",
              # procedures the control primitives call on the program's behalf
              "(dynamic-wind 1 (lambda () 2) (lambda () 3))", "(dynamic-wind (lambda () 1) 2 (lambda () 3))",
@@ -146,7 +156,13 @@ RUNTIME_FAULTS = {
              "(vector-map (lambda (x) (values)) (vector 1))",
              "(fold-left (lambda (a x) (values a x)) 0 '(1))",
              "(let ((pick (lambda (a b) b))) (list (pick 'first (values 2 3))))",
-             "(let ((pick (lambda (a b c) a))) (list (pick 1 (values) 3)))"],
+             "(let ((pick (lambda (a b c) a))) (list (pick 1 (values) 3)))",
+             # a handler's values come back from raise-continuable as its own (the E320 goes
+             # to the same handler, which raises it on)
+             "(with-exception-handler (lambda (c) (if (symbol? c) (values 0 c) (raise c)))\n"
+             "  (lambda () (+ 1 (raise-continuable 'c))))",
+             "(with-exception-handler (lambda (c) (if (symbol? c) (values 1 2) (raise c)))\n"
+             "  (lambda () (let ((q (raise-continuable 'c))) q)))"],
     "E321": ["(letrec ((a b) (b 1)) a)", "(letrec ((f (lambda () g)) (x (f)) (g 1)) x)",
              "((lambda () (define a (g)) (define (g) 1) a))",
              "(letrec ((x (f 1)) (f (lambda (n) n))) x)",
