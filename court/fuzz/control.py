@@ -323,4 +323,7 @@ class ControlMixin:
         code = self.weighted(list(V.RUNTIME_FAULTS), [self.steer.faults.get(c, 1.0)
                                                      for c in V.RUNTIME_FAULTS])
         self.tag("fault:" + code)
-        return self.fault_entry(code, V.RUNTIME_FAULTS[code])
+        fault = self.fault_entry(code, V.RUNTIME_FAULTS[code])
+        while fault.startswith("(define "):  # a top-level form, which diagnostic() places
+            fault = self.fault_entry(code, V.RUNTIME_FAULTS[code])
+        return fault
