@@ -179,7 +179,24 @@ class ControlMixin:
                  "before-escape": ("errors",), "values": ("multivalues",)}
         if not all(self.on(f) for f in needs.get(shape, ())):
             shape = "plain"  # the tag names the shape the program has
+        if shape in ("escape", "raise") and not self.safe and self.chance(25):
+            # an after thunk that faults when an escape applies it: a fault of applying it (a
+            # wrong arity, a non-procedure) belongs to the dynamic-wind, wherever the escape
+            # was made; and the escape is made from inside a procedure, so the last
+            # application is another
+            shape += "-bad-after"
+            after = self.pick(["(lambda (why) why)", "(lambda (a b) a)", "5", "'after",
+                               "(lambda () (car '()))", "(lambda () (raise 'from-after))"])
         self.tag("shape:wind-" + shape)
+        if shape == "escape-bad-after":
+            k, j = self.fresh("k"), self.fresh("j")
+            return (f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
+                    f"((lambda ({j}) ({j} {self.sub(t, d, s)})) {k})) {after})))")
+        if shape == "raise-bad-after":
+            e, x = self.fresh("e"), self.fresh("x")
+            return (f"(guard ({e} ((error-object? {e}) (list 'fault (error-object-message {e}))) "
+                    f"(#t (list 'caught {e}))) (dynamic-wind {before} (lambda () "
+                    f"((lambda ({x}) (raise {x})) {self.raised(d, s)})) {after}))")
         if shape == "after-handlers":
             # an escape from inside a handler installed in the body: the after thunk runs with
             # the handlers of the dynamic-wind call, so its raise-continuable reaches the outer

@@ -115,6 +115,21 @@ EQUALS = [("2", "2.0"), ("0.0", "-0.0"), ("(expt 10 30)", "(expt 10 30)"), ("1/2
           ("'(1 2)", "'(1 2 3)"), ("#u8(1 2)", "#u8(1 2 0)"), ("'(1 (2))", "'(1 (2 3))"),
           ("(vector (vector 1))", "(vector (vector 1 1))"), ("'(1 . 2)", "'(1 2)")]
 EQUALITY = ["eq?", "eqv?", "equal?", "=="]
+# equal? walks containers: each kind of leaf, equal or nearly, made twice and put at the same
+# place inside lists, pairs and vectors, since a walk may handle a kind at the top level and
+# miss it below (or the reverse). member and assoc compare with the same walk.
+NESTED_LEAVES = [("(bytevector 1 2)", "(bytevector 1 2)"), ("#u8(1 2)", "(bytevector 1 2)"),
+                 ("(bytevector)", "#u8()"), ("#u8(1 2)", "#u8(1 3)"), ("#u8(1)", "(vector 1)"),
+                 ("(list->string (list #\\a))", "\"a\""), ("\"ab\"", "\"aB\""),
+                 ("\"\"", "(make-string 0 #\\a)"),
+                 ("(vector 1 \"x\")", "(vector 1 \"x\")"), ("#()", "(vector)"), ("#()", "'()"),
+                 ("(expt 10 30)", "(expt 10 30)"), ("1/2", "(/ 2 4)"), ("2", "2.0"),
+                 ("0.0", "-0.0"), ("#\\a", "(integer->char 97)"), ("#\\a", "#\\A"),
+                 ("(list 1 2)", "(cons 1 (cons 2 '()))"), ("'(1 . 2)", "(cons 1 2)"),
+                 ("\"\"", "'()"), ("'sym", "(string->symbol \"sym\")"), ("car", "car")]
+NESTED_PLACES = ["(list {x})", "(list 0 {x})", "(vector {x})", "(vector 0 {x})", "(cons {x} 'z)",
+                 "(cons 'z {x})", "(list (list {x}))", "(vector (list 1 {x}))",
+                 "(list (vector {x}) 2)", "`(a ,{x})", "`#(a ,{x})", "(list 1 (cons 2 {x}))"]
 # Containers searched with each equality, keyed by values of each kind.
 SEARCHES = ["(memv 1.0 '(1 1.0 2))", "(memv 100000000000000000000 (list 1 100000000000000000000))",
             "(member (list 1) '((1) 2))", "(memq 'c '(a b c d))", "(member \"b\" '(\"a\" \"b\"))",
@@ -389,12 +404,33 @@ class EdgesMixin:
         return self.pick(EMPTIES)
 
     def edge_equality(self, d: int, s: Scope) -> str:
+        if self.chance(30):
+            return self.edge_nested_equal()
         if self.chance(35):
             return self.pick(SEARCHES)
         a, b = self.pick(EQUALS)
         if self.chance(50):
             a, b = b, a
         return f"({self.pick(EQUALITY)} {a} {b})"
+
+    def edge_nested_equal(self) -> str:
+        """Two leaves put at the same place in two containers, compared by equal? (or found by
+        member or assoc, which use it); now and then one more level deep."""
+        self.tag("edge:nested-equal")
+        a, b = self.pick(NESTED_LEAVES)
+        if self.chance(50):
+            a, b = b, a
+        for _ in range(self.pick([1, 1, 1, 2])):
+            place = self.pick(NESTED_PLACES)
+            a, b = place.format(x=a), place.format(x=b)
+        how = self.pick(["equal", "equal", "equal", "member", "assoc", "both"])
+        if how == "member":
+            return f"(member {a} (list 0 {b}))"
+        if how == "assoc":
+            return f"(assoc {a} (list (cons 0 'no) (cons {b} 'found)))"
+        if how == "both":
+            return f"(list (equal? {a} {b}) (equal? {b} {a}) (eqv? {a} {b}))"
+        return f"(equal? {a} {b})"
 
     def edge_arity(self, d: int, s: Scope) -> str:
         return self.pick(ARITY)

@@ -196,7 +196,64 @@ class RecursionMixin:
             return [f"(define ({f} {n} {' '.join(vs)}) (if (= {n} 0) (list {' '.join(vs)}) "
                     f"({f} (- {n} 1) {step})))",
                     f"(display ({f} {count} {' '.join('0' for _ in vs)}))"]
+        if self.chance(30):
+            return self.tail_helper_loop(f, n)
         return [f"(define ({f} {n}) {self.tail_step(f, n, f)})", f"(display ({f} {count}))"]
+
+    def tail_helper_loop(self, f: str, n: str) -> list[str]:
+        """A tail loop past the recursion limit whose every iteration also makes one non-tail
+        call that returns: of a helper of each arity (and with a rest parameter), made
+        directly, by apply or map, or under call/cc, guard, a handler or a wind. Whatever that
+        call leaves behind (a unit of depth, a handler, a wind, a frame) piles up over 10,000
+        calls and ends the run on a limit."""
+        h, acc = self.fresh("h"), self.fresh("acc")
+        arity = self.pick([0, 1, 2, 3, 3, 4, "rest", "a-rest"])
+        self.tag(f"shape:tail-helper-{arity}")
+        if arity == "rest":
+            r = self.fresh("r")
+            helper = f"(define ({h} . {r}) (if (pair? {r}) 2 1))"
+            args = " ".join(["1"] * self.pick([0, 1, 2, 3]))
+        elif arity == "a-rest":
+            a, r = self.fresh("a"), self.fresh("r")
+            helper = f"(define ({h} {a} . {r}) (if (pair? {r}) (- {a} 1) {a}))"
+            args = " ".join(["3"] * self.pick([1, 2, 3]))
+        else:
+            ps = [self.fresh("p") for _ in range(arity)]
+            helper = f"(define ({h} {' '.join(ps)}) (- 7 {' '.join(ps)}))"
+            args = " ".join(str(j + 1) for j in range(arity))
+        call = f"({h} {args})".replace(" )", ")")
+        how = self.pick(["plain", "apply", "map", "values", "let", "callcc", "escape", "guard",
+                         "raise", "handler", "continuable", "wind"])
+        self.tag("shape:tail-helper-by-" + how)
+        k, e = self.fresh("k"), self.fresh("e")
+        if how == "map" and args:
+            first, *more = args.split()
+            callback = h if not more else f"(lambda ({e}) ({h} {e} {' '.join(more)}))"
+            call = f"(apply - (map {callback} (list {first})))"
+        elif how == "apply":
+            call = f"(apply {h} (list {args}))"
+        elif how == "values":
+            call = f"(call-with-values (lambda () {call}) (lambda ({e}) {e}))"
+        elif how == "let":
+            call = f"(let (({e} {call})) {e})"
+        elif how == "callcc":
+            call = f"(call/cc (lambda ({k}) {call}))"
+        elif how == "escape":
+            call = f"(call/cc (lambda ({k}) ({k} {call}) 0))"
+        elif how == "guard":
+            call = f"(guard ({e} (#t 0)) {call})"
+        elif how == "raise":
+            call = f"(guard ({e} ((number? {e}) {e})) (raise {call}))"
+        elif how == "handler":
+            call = f"(with-exception-handler (lambda ({e}) 0) (lambda () {call}))"
+        elif how == "continuable":
+            call = (f"(with-exception-handler (lambda ({e}) {e}) "
+                    f"(lambda () (raise-continuable {call})))")
+        elif how == "wind":
+            call = f"(dynamic-wind (lambda () #f) (lambda () {call}) (lambda () #f))"
+        loop = (f"(define ({f} {n} {acc}) (if (= {n} 0) {acc} "
+                f"({f} (- {n} 1) (- {acc} {call}))))")
+        return [helper, loop, f"(display ({f} 10050 0))"]
 
     def tail_step(self, f: str, n: str, callee: str) -> str:
         """The loop's step: the recurring call in a tail position of one form, usually inside

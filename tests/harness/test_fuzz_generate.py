@@ -116,7 +116,8 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:guard-then-locals", "edge:indirect", "edge:signedzero", "edge:order",
               "edge:cycle", "edge:sided", "shape:deep-through2", "shape:deep-tail-through",
               "shape:deep-bounce", "shape:loop-closures-define", "edge:absent",
-              "shape:nested-callcc", "shape:nested-wind")
+              "shape:nested-callcc", "shape:nested-wind", "edge:nested-equal",
+              "shape:tail-helper-3", "shape:wind-escape-bad-after", "shape:wind-raise-bad-after")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
@@ -150,6 +151,23 @@ def test_the_deepest_recursion_that_fits_is_reached_at_every_arity():
     assert len(shown) in (4, 5) and all(f.count(" 9999") == 1 for f in shown), forms
     obs = assert_agree("\n".join(forms), None)
     assert obs["tree"]["semantic"]["stdout"] == "9999" * len(shown)
+
+
+def test_a_tail_loop_making_a_helper_call_each_iteration_finishes_in_every_form():
+    """A loop of 10,050 iterations past the recursion limit, each making one non-tail call that
+    returns (directly, by apply or map, under call/cc, guard, a handler or a wind): nothing the
+    call leaves behind may pile up, so every member finishes with the same sum."""
+    rng = random.Random("tail-helper")
+    hows: dict[str, list[str]] = {}
+    for _ in range(400):
+        gen = Gen(rng, set(FEATURES), True)
+        forms = gen.tail_helper_loop("loop", "n")
+        how = next(t for t in gen.tags if t.startswith("shape:tail-helper-by-"))
+        hows.setdefault(how, forms)
+    assert len(hows) == 12, sorted(hows)
+    for how, forms in sorted(hows.items()):
+        sem = assert_agree("\n".join(forms), None)["tree"]["semantic"]
+        assert sem["status"] == "ok" and sem["stdout"].lstrip("-").isdigit(), (how, sem)
 
 
 def test_broken_programs_agree_and_are_mostly_reader_diagnostics():
