@@ -179,7 +179,7 @@ class ControlMixin:
                  "before-escape": ("errors",), "values": ("multivalues",)}
         if not all(self.on(f) for f in needs.get(shape, ())):
             shape = "plain"  # the tag names the shape the program has
-        if shape in ("escape", "raise") and not self.safe and self.chance(25):
+        if shape in ("escape", "raise") and not self.safe and self.chance(40):
             # an after thunk that faults when an escape applies it: a fault of applying it (a
             # wrong arity, a non-procedure) belongs to the dynamic-wind, wherever the escape
             # was made; and the escape is made from inside a procedure, so the last

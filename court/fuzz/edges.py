@@ -118,15 +118,17 @@ EQUALITY = ["eq?", "eqv?", "equal?", "=="]
 # equal? walks containers: each kind of leaf, equal or nearly, made twice and put at the same
 # place inside lists, pairs and vectors, since a walk may handle a kind at the top level and
 # miss it below (or the reverse). member and assoc compare with the same walk.
-NESTED_LEAVES = [("(bytevector 1 2)", "(bytevector 1 2)"), ("#u8(1 2)", "(bytevector 1 2)"),
-                 ("(bytevector)", "#u8()"), ("#u8(1 2)", "#u8(1 3)"), ("#u8(1)", "(vector 1)"),
-                 ("(list->string (list #\\a))", "\"a\""), ("\"ab\"", "\"aB\""),
-                 ("\"\"", "(make-string 0 #\\a)"),
-                 ("(vector 1 \"x\")", "(vector 1 \"x\")"), ("#()", "(vector)"), ("#()", "'()"),
-                 ("(expt 10 30)", "(expt 10 30)"), ("1/2", "(/ 2 4)"), ("2", "2.0"),
-                 ("0.0", "-0.0"), ("#\\a", "(integer->char 97)"), ("#\\a", "#\\A"),
-                 ("(list 1 2)", "(cons 1 (cons 2 '()))"), ("'(1 . 2)", "(cons 1 2)"),
-                 ("\"\"", "'()"), ("'sym", "(string->symbol \"sym\")"), ("car", "car")]
+NESTED_LEAVES = {
+    "bytevector": [("(bytevector 1 2)", "(bytevector 1 2)"), ("#u8(1 2)", "(bytevector 1 2)"),
+                   ("(bytevector)", "#u8()"), ("#u8(1 2)", "#u8(1 3)"), ("#u8(1)", "(vector 1)")],
+    "string": [("(list->string (list #\\a))", "\"a\""), ("\"ab\"", "\"aB\""),
+               ("\"\"", "(make-string 0 #\\a)"), ("\"\"", "'()")],
+    "vector": [("(vector 1 \"x\")", "(vector 1 \"x\")"), ("#()", "(vector)"), ("#()", "'()")],
+    "number": [("(expt 10 30)", "(expt 10 30)"), ("1/2", "(/ 2 4)"), ("2", "2.0"),
+               ("0.0", "-0.0")],
+    "char": [("#\\a", "(integer->char 97)"), ("#\\a", "#\\A")],
+    "pair": [("(list 1 2)", "(cons 1 (cons 2 '()))"), ("'(1 . 2)", "(cons 1 2)")],
+    "other": [("'sym", "(string->symbol \"sym\")"), ("car", "car")]}
 NESTED_PLACES = ["(list {x})", "(list 0 {x})", "(vector {x})", "(vector 0 {x})", "(cons {x} 'z)",
                  "(cons 'z {x})", "(list (list {x}))", "(vector (list 1 {x}))",
                  "(list (vector {x}) 2)", "`(a ,{x})", "`#(a ,{x})", "(list 1 (cons 2 {x}))"]
@@ -223,8 +225,9 @@ class EdgesMixin:
                             "confused", "confused", "callback", "novalue", "improper",
                             "falsy", "falsy", "escaping", "escaping", "retyped",
                             "retyped", "valuecount", "valuecount", "fresh", "fresh", "misfed",
-                            "misfed", "signedzero", "numtext", "order", "order", "cycle", "sided", "sided", "absent"])
-        self.tag("edge:" + family)
+                            "misfed", "signedzero", "numtext", "order", "order", "cycle", "sided", "sided", "absent",
+                            "nested_equal", "nested_equal"])
+        self.tag("edge:" + family.replace("_", "-"))
         call = getattr(self, "edge_" + family)(d, s)
         if self.chance(15):
             call = self.indirect(call)
@@ -404,8 +407,6 @@ class EdgesMixin:
         return self.pick(EMPTIES)
 
     def edge_equality(self, d: int, s: Scope) -> str:
-        if self.chance(30):
-            return self.edge_nested_equal()
         if self.chance(35):
             return self.pick(SEARCHES)
         a, b = self.pick(EQUALS)
@@ -413,11 +414,10 @@ class EdgesMixin:
             a, b = b, a
         return f"({self.pick(EQUALITY)} {a} {b})"
 
-    def edge_nested_equal(self) -> str:
-        """Two leaves put at the same place in two containers, compared by equal? (or found by
-        member or assoc, which use it); now and then one more level deep."""
-        self.tag("edge:nested-equal")
-        a, b = self.pick(NESTED_LEAVES)
+    def edge_nested_equal(self, d: int, s: Scope) -> str:
+        """Two leaves of one kind put at the same place in two containers, compared by equal?
+        (or found by member or assoc, which use it); now and then one more level deep."""
+        a, b = self.pick(NESTED_LEAVES[self.pick(list(NESTED_LEAVES))])
         if self.chance(50):
             a, b = b, a
         for _ in range(self.pick([1, 1, 1, 2])):

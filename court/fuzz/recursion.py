@@ -196,16 +196,17 @@ class RecursionMixin:
             return [f"(define ({f} {n} {' '.join(vs)}) (if (= {n} 0) (list {' '.join(vs)}) "
                     f"({f} (- {n} 1) {step})))",
                     f"(display ({f} {count} {' '.join('0' for _ in vs)}))"]
-        if self.chance(30):
+        if self.chance(45):
             return self.tail_helper_loop(f, n)
         return [f"(define ({f} {n}) {self.tail_step(f, n, f)})", f"(display ({f} {count}))"]
 
     def tail_helper_loop(self, f: str, n: str) -> list[str]:
-        """A tail loop past the recursion limit whose every iteration also makes one non-tail
+        """A tail loop past the recursion limit whose every iteration also makes a non-tail
         call that returns: of a helper of each arity (and with a rest parameter), made
-        directly, by apply or map, or under call/cc, guard, a handler or a wind. Whatever that
-        call leaves behind (a unit of depth, a handler, a wind, a frame) piles up over 10,000
-        calls and ends the run on a limit."""
+        directly, by apply or map, or under call/cc, guard, a handler or a wind, and half the
+        time a direct call of a second helper of another arity. Whatever such a call leaves
+        behind (a unit of depth, a handler, a wind, a frame) piles up over 10,000 calls and
+        ends the run on a limit."""
         h, acc = self.fresh("h"), self.fresh("acc")
         arity = self.pick([0, 1, 2, 3, 3, 4, "rest", "a-rest"])
         self.tag(f"shape:tail-helper-{arity}")
@@ -251,9 +252,18 @@ class RecursionMixin:
                     f"(lambda () (raise-continuable {call})))")
         elif how == "wind":
             call = f"(dynamic-wind (lambda () #f) (lambda () {call}) (lambda () #f))"
+        forms = [helper]
+        if self.chance(50):
+            # a second helper of another arity, called directly: two call paths per loop
+            other = self.pick([a for a in range(5) if a != arity])
+            self.tag(f"shape:tail-helper-{other}")
+            h2 = self.fresh("h")
+            ps = [self.fresh("p") for _ in range(other)]
+            forms.append(f"(define ({h2} {' '.join(ps)}) (- 7 {' '.join(ps)}))")
+            call += " " + f"({h2} {' '.join(str(j + 1) for j in range(other))})".replace(" )", ")")
         loop = (f"(define ({f} {n} {acc}) (if (= {n} 0) {acc} "
                 f"({f} (- {n} 1) (- {acc} {call}))))")
-        return [helper, loop, f"(display ({f} 10050 0))"]
+        return forms + [loop, f"(display ({f} 10050 0))"]
 
     def tail_step(self, f: str, n: str, callee: str) -> str:
         """The loop's step: the recurring call in a tail position of one form, usually inside
