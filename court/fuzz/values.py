@@ -103,7 +103,12 @@ RUNTIME_FAULTS = {
     "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)",
              # procedures the control primitives call on the program's behalf
              "(dynamic-wind 1 (lambda () 2) (lambda () 3))", "(dynamic-wind (lambda () 1) 2 (lambda () 3))",
-             "(call-with-values 5 list)", "(call-with-values (lambda () 1) 5)", "(call/cc 5)"],
+             "(call-with-values 5 list)", "(call-with-values (lambda () 1) 5)", "(call/cc 5)",
+             # an after thunk applied by an escape from inside a procedure: the fault is the
+             # dynamic-wind's, not the escape's last call's
+             "(call/cc (lambda (k) (dynamic-wind (lambda () 1) (lambda () ((lambda (j) (j 2)) k)) 3)))",
+             "(guard (e ((symbol? e) e)) (dynamic-wind (lambda () 1) "
+             "(lambda () ((lambda (x) (raise x)) 'up)) 'after))"],
     "E302": ["((lambda (x) x))", "(car '(1) '(2))", "(< 5)", "((lambda (a b . c) a) 1)",
              "(-)", "(vector-ref (vector 1))",
              # a primitive of the wrong count as an operand, a test or an init, where back ends
@@ -113,7 +118,11 @@ RUNTIME_FAULTS = {
              "(let ((x 1) (y 2)) (list (cons x) y))", "((lambda (n) (when (zero? n n) 'z)) 0)",
              # a consumer of the wrong arity, reached from a tail call-with-values
              "((lambda () (call-with-values (lambda () (values 1 2)) (lambda (a) a))))",
-             "(call-with-values (lambda () (floor/ 7 2)) (lambda (q) q))"],
+             "(call-with-values (lambda () (floor/ 7 2)) (lambda (q) q))",
+             "(call/cc (lambda (k) (dynamic-wind (lambda () 1) (lambda () ((lambda (j) (j 2)) k)) "
+             "(lambda (why) why))))",
+             "(guard (e ((symbol? e) e)) (dynamic-wind (lambda () 1) "
+             "(lambda () ((lambda (x) (raise x)) 'up)) (lambda (a b) a)))"],
     "E303": ["(set! never-bound 1)", "(set! never-bound (begin (display \"v\") 1))"],
     "E310": ["(car '())", "(cdr 5)", "(length 5)", "(length '(1 . 2))", "(cadr '(1))",
              # searches that reach an improper tail without a match, a spread list that is not one
