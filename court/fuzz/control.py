@@ -269,7 +269,11 @@ class ControlMixin:
         a, b = self.fresh("a"), self.fresh("b")
         self.tag("shape:values-" + shape)
         if shape in ("floor/", "truncate/"):
-            producer = f"({shape} {self.sub('int', d, s)} {self.arg('nz', d, s)})"
+            n, m = self.sub('int', d, s), self.arg('nz', d, s)
+            if self.chance(35):  # an inexact operand makes both values inexact
+                self.tag("shape:values-inexact")
+                n, m = (f"(exact->inexact {n})", m) if self.chance(50) else (n, f"{m}.0")
+            producer = f"({shape} {n} {m})"
         elif shape == "sqrt":
             n = self.pick(BIG) if self.on("bignums") or self.chance(30) else self.small(0, 50)
             producer = f"(exact-integer-sqrt {n})"

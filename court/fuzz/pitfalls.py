@@ -167,6 +167,9 @@ MV_FORMS = ["(values)", "(values 1 2)", "(floor/ 7 2)", "(values (values 1 2))",
             "(apply values '(5))", "(apply values '())", "(apply values '(1 2))",
             "(for-each car '())", "(let ((q 1)) (set! q 2))", "(when #f 1)",
             "(vector-for-each car (vector))", "(call-with-values (lambda () (values 1 2)) values)",
+            # several values from a callee a compiler cannot see: a parameter, a local, a list
+            "((lambda (g) (g)) (lambda () (values 1 2)))", "(let ((g (lambda () (values)))) (g))",
+            "((car (list (lambda () (values #f #t)))))",
             # a guard with no matching clause re-raises; the outer handler's values resume it
             "((lambda () (define (rr) (guard (g (#f 0)) (+ 1 (raise-continuable 'x)) "
             "(raise-continuable 'y))) (with-exception-handler (lambda (h) (values 1 2)) "

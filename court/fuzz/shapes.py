@@ -311,16 +311,33 @@ class ShapesMixin:
             # another procedure): its callers, tail and non-tail, must call the new one, however
             # fixed the single definition made it look
             p, caller, x = self.fresh("proc"), self.fresh("caller"), self.fresh("x")
-            forms += [f"(define ({p} {x}) (list 'first {x}))",
-                      f"(define ({caller} {x}) (list ({p} {x}) (car ({p} {x}))))",
-                      f"(write ({caller} 1))"]
+            first = f"(list 'first {x})"
+            calls = f"(list ({p} {x}) (car ({p} {x})))"
             new = f"(lambda ({x}) (list 'second {x}))"
-            if self.chance(50):
-                forms.append(f"(set! {p} {new})")
+            where = self.pick(["global", "global", "internal", "letrec"])
+            if where == "global":
+                forms += [f"(define ({p} {x}) {first})", f"(define ({caller} {x}) {calls})",
+                          f"(write ({caller} 1))"]
+                if self.chance(50):
+                    forms.append(f"(set! {p} {new})")
+                else:
+                    forms.append(f"((lambda () (set! {p} {new})))")
+                forms.append(f"(write (list ({caller} 2) ({p} 3)))")
             else:
-                forms.append(f"((lambda () (set! {p} {new})))")
-            forms.append(f"(write (list ({caller} 2) ({p} 3)))")
+                # the same inside a body: a procedure bound by an internal definition or a
+                # letrec is as replaceable as a global one
+                run, before = self.fresh("run"), self.fresh("before")
+                if where == "internal":
+                    body = (f"(define ({p} {x}) {first}) (define ({caller} {x}) {calls}) "
+                            f"(define {before} ({caller} 1)) (set! {p} {new}) "
+                            f"(list {before} ({caller} 2) ({p} 3))")
+                else:
+                    body = (f"(letrec (({p} (lambda ({x}) {first})) "
+                            f"({caller} (lambda ({x}) {calls}))) (let (({before} ({caller} 1))) "
+                            f"(set! {p} {new}) (list {before} ({caller} 2) ({p} 3))))")
+                forms += [f"(define ({run}) {body})", f"(write ({run}))"]
             self.tag("shape:procedure-replaced")
+            self.tag("shape:procedure-replaced-" + where)
         scope.fns[get] = Fn(get, [], [], "int")
         scope.fns[bump] = Fn(bump, [k], ["int"], "int")
         return forms

@@ -166,6 +166,10 @@ RUNTIME_FAULTS = {
              "(fold-left (lambda (a x) (values a x)) 0 '(1))",
              "(let ((pick (lambda (a b) b))) (list (pick 'first (values 2 3))))",
              "(let ((pick (lambda (a b c) a))) (list (pick 1 (values) 3)))",
+             # a test of several values from a callee a compiler cannot see
+             "(let ((g (lambda () (values 1 2)))) (if (g) 'yes 'no))",
+             "((lambda (g) (cond ((g) 'yes) (else 'no))) (lambda () (values #f #t)))",
+             "((lambda (g) (when (g 1) 'yes)) (lambda (x) (values x x)))",
              # a handler's values come back from raise-continuable as its own (the E320 goes
              # to the same handler, which raises it on)
              "(with-exception-handler (lambda (c) (if (symbol? c) (values 0 c) (raise c)))\n"
