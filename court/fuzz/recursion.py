@@ -40,6 +40,21 @@ TAIL_STEPS = {
     "do-result": "(if (= {n} 0) 'done (do () (#t {call})))",
 }
 
+# A helper's non-tail call made through each form that runs it and returns its value
+# ({call} is the direct call, {h} the helper, {args} its arguments).
+HELPER_WRAPS = {
+    "apply": "(apply {h} (list {args}))",
+    "values": "(call-with-values (lambda () {call}) (lambda ({e}) {e}))",
+    "let": "(let (({e} {call})) {e})",
+    "callcc": "(call/cc (lambda ({k}) {call}))",
+    "escape": "(call/cc (lambda ({k}) ({k} {call}) 0))",
+    "guard": "(guard ({e} (#t 0)) {call})",
+    "raise": "(guard ({e} ((number? {e}) {e})) (raise {call}))",
+    "handler": "(with-exception-handler (lambda ({e}) 0) (lambda () {call}))",
+    "continuable": "(with-exception-handler (lambda ({e}) {e}) (lambda () (raise-continuable {call})))",
+    "wind": "(dynamic-wind (lambda () #f) (lambda () {call}) (lambda () #f))",
+}
+
 # Positions that look like tail positions and are not: what call/cc, dynamic-wind and
 # with-exception-handler run is a nested call (the continuation, the after thunk and the handler
 # wait on it), and so is a guard's body. A loop through one ends with recursion-limit.
@@ -223,35 +238,15 @@ class RecursionMixin:
             helper = f"(define ({h} {' '.join(ps)}) (- 7 {' '.join(ps)}))"
             args = " ".join(str(j + 1) for j in range(arity))
         call = f"({h} {args})".replace(" )", ")")
-        how = self.pick(["plain", "apply", "map", "values", "let", "callcc", "escape", "guard",
-                         "raise", "handler", "continuable", "wind"])
+        how = self.pick(["plain", "map"] + list(HELPER_WRAPS))
         self.tag("shape:tail-helper-by-" + how)
         k, e = self.fresh("k"), self.fresh("e")
         if how == "map" and args:
             first, *more = args.split()
             callback = h if not more else f"(lambda ({e}) ({h} {e} {' '.join(more)}))"
             call = f"(apply - (map {callback} (list {first})))"
-        elif how == "apply":
-            call = f"(apply {h} (list {args}))"
-        elif how == "values":
-            call = f"(call-with-values (lambda () {call}) (lambda ({e}) {e}))"
-        elif how == "let":
-            call = f"(let (({e} {call})) {e})"
-        elif how == "callcc":
-            call = f"(call/cc (lambda ({k}) {call}))"
-        elif how == "escape":
-            call = f"(call/cc (lambda ({k}) ({k} {call}) 0))"
-        elif how == "guard":
-            call = f"(guard ({e} (#t 0)) {call})"
-        elif how == "raise":
-            call = f"(guard ({e} ((number? {e}) {e})) (raise {call}))"
-        elif how == "handler":
-            call = f"(with-exception-handler (lambda ({e}) 0) (lambda () {call}))"
-        elif how == "continuable":
-            call = (f"(with-exception-handler (lambda ({e}) {e}) "
-                    f"(lambda () (raise-continuable {call})))")
-        elif how == "wind":
-            call = f"(dynamic-wind (lambda () #f) (lambda () {call}) (lambda () #f))"
+        elif how in HELPER_WRAPS:
+            call = HELPER_WRAPS[how].format(call=call, h=h, args=args, k=k, e=e)
         forms = [helper]
         if self.chance(50):
             # a second helper of another arity, called directly: two call paths per loop
