@@ -340,6 +340,22 @@ class ControlMixin:
             return body if t == "any" else f"(let (({k} {body})) (if (number? {k}) {k} 0))"
         return f"(begin {body} {self.sub(t, d, s)})"
 
+    def fault_sampler(self) -> str:
+        """Two to four entries of the runtime fault rows, each caught by a guard that gives
+        back the condition's message and irritants. A program ends on one uncaught fault, so
+        each entry of a row came about once in a few thousand programs; caught, several are
+        compared in one program. Safe programs have them too, as they have caught edge calls."""
+        self.tag("shape:fault-sampler")
+        codes = list(V.RUNTIME_FAULTS)
+        weights = [self.steer.faults.get(c, 1.0) for c in codes]
+        calls = []
+        for _ in range(self.small(2, 4)):
+            code = self.weighted(codes, weights)
+            fault = self.fault_entry(code, V.RUNTIME_FAULTS[code])
+            if not fault.startswith("(define "):  # a top-level form: diagnostic() places it
+                calls.append(self.caught(fault))
+        return f"(write (list {' '.join(calls)}))"
+
     def fault(self, s: Scope) -> str:
         """A planted fault in expression position (unsafe programs only)."""
         code = self.weighted(list(V.RUNTIME_FAULTS), [self.steer.faults.get(c, 1.0)

@@ -458,6 +458,8 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, RecursionMixin, EdgesMixin, Pit
         forms.extend(self.shapes(scope, 1 if small else 6))
         for _ in range(self.small(0, 1 if small else 3)):
             forms.append(self.statement(scope))
+        if self.chance(30):
+            forms.append(self.fault_sampler())
         if not self.safe and self.chance(40):
             forms.append(self.diagnostic(scope))
         if not self.safe and self.chance(8):

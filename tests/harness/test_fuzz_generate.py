@@ -119,7 +119,7 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:nested-callcc", "shape:nested-wind", "edge:nested-equal",
               "shape:tail-helper-3", "shape:wind-escape-bad-after", "shape:wind-raise-bad-after",
               "shape:procedure-replaced-internal", "shape:procedure-replaced-letrec",
-              "shape:values-inexact")
+              "shape:values-inexact", "shape:fault-sampler")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
