@@ -171,12 +171,31 @@ def _first_axis(projections: dict[str, dict[str, Any]], members: list[str],
     return None
 
 
-def _model_groups(members: list[str], models: dict[str, str | None]) -> dict[str, list[str]]:
+def _model_groups(members: list[str], models: dict[str, str | None],
+                  observations: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = {}
     for m in members:
         if models.get(m):
             groups.setdefault(models[m], []).append(m)  # type: ignore[index]
+    for k, g in groups.items():
+        if any(_limit_of(observations[m]) == "machine-transition" for m in g
+               if observations[m]["semantic"]["status"] == "resource"):
+            # Where a member stopped on the transition limit, a member whose count strays from
+            # the model stopped where its own count said: whether it met that limit, another
+            # one (the recursion limit) or none first is not the model's to judge, so one that
+            # ended otherwise than the members that vouch for their counts leaves the group.
+            held = [_outcome(observations[m]) for m in g if not _strays(observations[m])]
+            groups[k] = [m for m in g
+                         if not _strays(observations[m]) or _outcome(observations[m]) in held]
     return {k: g for k, g in groups.items() if len(g) > 1}
+
+
+def _strays(obs: dict[str, Any]) -> bool:
+    return (obs.get("resources") or {}).get("meter_exact") is False
+
+
+def _outcome(obs: dict[str, Any]) -> Any:
+    return obs["semantic"].get("resource_outcome")
 
 
 def _model_axes(projections: dict[str, dict[str, Any]], group: list[str]) -> list[str]:
@@ -213,7 +232,7 @@ def judge(observations: dict[str, dict[str, Any]],
     faulted = [m for m in observations if status[m] == "infrastructure-error"]
     limited = [m for m in observations if status[m] == "resource"]
     answered = [m for m in observations if m not in faulted and m not in limited]
-    groups = _model_groups([m for m in observations if m not in faulted], models)
+    groups = _model_groups([m for m in observations if m not in faulted], models, observations)
     group_axes = {g: _model_axes(projections, members) for g, members in groups.items()}
 
     # Factions: the semantic projection, refined by the model axes inside a split model group.

@@ -126,6 +126,37 @@ def test_a_run_that_disowns_its_count_and_stops_at_the_transition_limit_offers_n
     assert judge(finished, MODELS).kind == "disagree"  # a finished run's output is exact
 
 
+def test_a_run_that_disowns_its_count_may_meet_another_limit_where_the_model_meets_transitions():
+    # Found by `court fuzz --court all-four --seed 34` on the healthy court: a recursion through
+    # dynamic-wind past 10,000 levels under the fuzz profile. The tree met the transition limit
+    # (400,000) first; the vm, whose count through dynamic-wind strays (meter_exact false), met
+    # the recursion limit first. Where each stopped is its own count's business.
+    tree = obs("resource", limit="machine-transition", transitions=400000)
+    vm = obs("resource", limit="recursion", transitions=399999)
+    vm["resources"]["meter_exact"] = False
+    assert judge({"tree": tree, "vm": vm}, MODELS).kind == "not-comparable"
+    del vm["resources"]["meter_exact"]  # vouched for, the same stop is the model's to judge
+    v = judge({"tree": tree, "vm": vm}, MODELS)
+    assert v.kind == "disagree" and v.divergence["meter_model"] == "lispex-transitions/v1"
+
+
+def test_the_recursion_through_dynamic_wind_found_by_seed_34_is_not_a_finding():
+    from implementations import registry
+    from implementations.lispex.run import evaluate
+
+    # the program as the campaign minimised it: where the two limits fall depends on every call
+    source = (b"(define (f1 p2 p3 . p4) p2)\n(define (loop5 n6) (or (< n6 0) ((= n6 0) ((= n6 0) "
+              b"(unless (< n6 0) (display \"\") (case n6 ((0) (quote done)) ((-1 -2) \n"
+              b"(quote negative)) (else (dynamic-wind (lambda () #f) (lambda () (loop5 (- n6 1))) "
+              b"(lambda () #f)))))))))\n(display (loop5 11000))\n")
+    seen = {i: evaluate(source, registry.load(i), profile_id="lispex-generated-11088/v1").to_json()
+            for i in ("tree", "vm")}
+    assert {m: o["semantic"]["resource_outcome"]["limit"] for m, o in seen.items()} == \
+        {"tree": "machine-transition", "vm": "recursion-limit"}
+    assert seen["vm"]["resources"]["meter_exact"] is False
+    assert judge(seen, MODELS).kind == "not-comparable"
+
+
 def test_running_out_of_a_budget_while_the_others_reach_a_limit_is_not_a_finding():
     # Found by `court fuzz --court all-four --seed 1`: a loop that grows its bignums, which
     # topaz (one transition per call) carries far enough to fill the worker's memory while tree
