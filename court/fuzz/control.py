@@ -346,22 +346,19 @@ class ControlMixin:
         each entry of a row came about once in a few thousand programs; caught, several are
         compared in one program. Safe programs have them too, as they have caught edge calls."""
         self.tag("shape:fault-sampler")
-        codes = list(V.RUNTIME_FAULTS)
-        weights = [self.steer.faults.get(c, 1.0) for c in codes]
-        calls = []
-        for _ in range(self.small(2, 4)):
-            code = self.weighted(codes, weights)
-            fault = self.fault_entry(code, V.RUNTIME_FAULTS[code])
-            if not fault.startswith("(define "):  # a top-level form: diagnostic() places it
-                calls.append(self.caught(fault))
+        calls = [self.caught(self.runtime_fault(V.TOP_LEVEL_FAULTS | V.DEAR_FAULTS)[1])
+                 for _ in range(self.small(2, 4))]
         return f"(write (list {' '.join(calls)}))"
 
     def fault(self, s: Scope) -> str:
         """A planted fault in expression position (unsafe programs only)."""
-        code = self.weighted(list(V.RUNTIME_FAULTS), [self.steer.faults.get(c, 1.0)
-                                                     for c in V.RUNTIME_FAULTS])
+        code, fault = self.runtime_fault(V.TOP_LEVEL_FAULTS)
         self.tag("fault:" + code)
-        fault = self.fault_entry(code, V.RUNTIME_FAULTS[code])
-        while fault.startswith("(define "):  # a top-level form, which diagnostic() places
-            fault = self.fault_entry(code, V.RUNTIME_FAULTS[code])
         return fault
+
+    def runtime_fault(self, leave_out: frozenset[str]) -> tuple[str, str]:
+        """A row of the runtime faults, drawn toward the codes least reached, and one of its
+        entries not in ``leave_out``."""
+        codes = list(V.RUNTIME_FAULTS)
+        code = self.weighted(codes, [self.steer.faults.get(c, 1.0) for c in codes])
+        return code, self.fault_entry(code, V.RUNTIME_FAULTS[code], leave_out)

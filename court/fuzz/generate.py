@@ -112,11 +112,13 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, RecursionMixin, EdgesMixin, Pit
     def weighted(self, seq, weights):
         return self.rng.choices(seq, weights)[0]
 
-    def fault_entry(self, code: str, pool: list[str]) -> str:
+    def fault_entry(self, code: str, pool: list[str],
+                    leave_out: frozenset[str] = frozenset()) -> str:
         """One entry of a fault table's row, drawn toward those least drawn so far: a row grows
         with every family added to it, and a uniform draw would leave some of its entries
-        unreached for thousands of programs."""
-        i = self.weighted(range(len(pool)), [self.steer.entries.get(f"{code}:{j}", 1.0)
+        unreached for thousands of programs. Entries in ``leave_out`` are never drawn."""
+        i = self.weighted(range(len(pool)), [0.0 if pool[j] in leave_out else
+                                            self.steer.entries.get(f"{code}:{j}", 1.0)
                                             for j in range(len(pool))])
         self.tag(f"entry:{code}:{i}")
         return pool[i]

@@ -409,6 +409,28 @@ def test_the_fault_tables_entries_are_drawn_toward_the_least_drawn():
     assert set(steering.entries) >= {f"E312:{i}" for i in range(len(pool))}
 
 
+
+def test_the_fault_sampler_leaves_out_top_level_and_dear_entries():
+    """The sampler places entries in expression position, several a program: never a
+    top-level define, nor an exact product past the size bound (tens of milliseconds each);
+    fault() still places the dear ones, one a program."""
+    left_out = V.TOP_LEVEL_FAULTS | V.DEAR_FAULTS
+    assert V.DEAR_FAULTS and V.TOP_LEVEL_FAULTS
+    rng = random.Random("sampler")
+    sampled, planted = Counter(), Counter()
+    for _ in range(1500):
+        gen = Gen(rng, set(), False)
+        text = gen.fault_sampler()
+        assert not any(e in text for e in left_out), text
+        sampled.update(t for t in gen.tags if t.startswith("entry:"))
+        gen = Gen(rng, set(), False)
+        gen.fault(Scope())
+        planted.update(t for t in gen.tags if t.startswith("entry:"))
+    dear = {f"entry:E311:{i}" for i, e in enumerate(V.RUNTIME_FAULTS["E311"])
+            if e in V.DEAR_FAULTS}
+    assert not dear & set(sampled) and dear & set(planted)
+    assert len(sampled) >= 0.9 * (sum(map(len, V.RUNTIME_FAULTS.values())) - len(left_out))
+
 def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(display (quotient -7 2))\n") == fingerprint("(quotient 1 -7)\n")
     # routing forms and the program's own names are not part of it: these two minimised
