@@ -346,9 +346,18 @@ class ControlMixin:
         each entry of a row came about once in a few thousand programs; caught, several are
         compared in one program. Safe programs have them too, as they have caught edge calls."""
         self.tag("shape:fault-sampler")
-        calls = [self.caught(self.runtime_fault(V.TOP_LEVEL_FAULTS | V.DEAR_FAULTS)[1])
-                 for _ in range(self.small(2, 4))]
-        return f"(write (list {' '.join(calls)}))"
+        defines, calls = [], []
+        for _ in range(self.small(2, 4)):
+            fault = self.runtime_fault(V.DEAR_FAULTS)[1]
+            if fault in V.TOP_LEVEL_FAULTS:
+                # a global read in its own definition: the guard goes round the value, and the
+                # global holds what it caught (a second draw reads the first's)
+                name, value = fault[len("(define "):-1].split(" ", 1)
+                defines.append(f"(define {name} {self.caught(value)})\n")
+                calls.append(name)
+            else:
+                calls.append(self.caught(fault))
+        return f"{''.join(defines)}(write (list {' '.join(calls)}))"
 
     def fault(self, s: Scope) -> str:
         """A planted fault in expression position (unsafe programs only)."""

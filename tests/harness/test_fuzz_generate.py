@@ -410,10 +410,10 @@ def test_the_fault_tables_entries_are_drawn_toward_the_least_drawn():
 
 
 
-def test_the_fault_sampler_leaves_out_top_level_and_dear_entries():
-    """The sampler places entries in expression position, several a program: never a
-    top-level define, nor an exact product past the size bound (tens of milliseconds each);
-    fault() still places the dear ones, one a program."""
+def test_the_fault_sampler_leaves_out_dear_entries_and_catches_inside_top_level_ones():
+    """The sampler places several entries a program, each caught: never an exact product past
+    the size bound (tens of milliseconds each), which fault() still places, one a program; a
+    top-level define with the guard round its value."""
     left_out = V.TOP_LEVEL_FAULTS | V.DEAR_FAULTS
     assert V.DEAR_FAULTS and V.TOP_LEVEL_FAULTS
     rng = random.Random("sampler")
@@ -422,6 +422,9 @@ def test_the_fault_sampler_leaves_out_top_level_and_dear_entries():
         gen = Gen(rng, set(), False)
         text = gen.fault_sampler()
         assert not any(e in text for e in left_out), text
+        head = text[:text.index("(write (list ")]
+        assert all(line.startswith("(define ") and "(guard (" in line
+                   for line in head.splitlines()), text
         sampled.update(t for t in gen.tags if t.startswith("entry:"))
         gen = Gen(rng, set(), False)
         gen.fault(Scope())
@@ -429,7 +432,10 @@ def test_the_fault_sampler_leaves_out_top_level_and_dear_entries():
     dear = {f"entry:E311:{i}" for i, e in enumerate(V.RUNTIME_FAULTS["E311"])
             if e in V.DEAR_FAULTS}
     assert not dear & set(sampled) and dear & set(planted)
-    assert len(sampled) >= 0.9 * (sum(map(len, V.RUNTIME_FAULTS.values())) - len(left_out))
+    assert len(sampled) >= 0.9 * (sum(map(len, V.RUNTIME_FAULTS.values())) - len(V.DEAR_FAULTS))
+    programs = [Gen(random.Random(f"top:{i}"), set(), True).fault_sampler() for i in range(400)]
+    top = [p for p in programs if "(define self-" in p]
+    assert top and all(assert_agree(p + "\n", None) for p in top[:6])
 
 def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(display (quotient -7 2))\n") == fingerprint("(quotient 1 -7)\n")
