@@ -29,7 +29,8 @@ class ControlMixin:
         k = self.fresh("k")
         inner = s.child()
         body = self.sub(t, d, inner)
-        shape = self.pick(["plain", "inside", "loop", "handler", "wind", "values", "operands"])
+        shape = self.pick(["plain", "inside", "loop", "handler", "wind", "values", "operands",
+                           "outer", "outer"])
         self.tag("shape:callcc-" + shape)
         cc = self.pick(["call/cc", "call-with-current-continuation"])
         if shape == "operands":
@@ -39,6 +40,19 @@ class ControlMixin:
             outside = " ".join(self.sub("any", d, s) for _ in range(self.small(1, 2)))
             return (f"(list {outside} ({cc} (lambda ({k}) (list {inside} ({k} {body}) "
                     f"{self.sub('any', d, s)}))))")
+        if shape == "outer":
+            # the outer continuation called from inside an inner call/cc's receiver: the inner
+            # call/cc must let that escape through, and the work pending after it is skipped
+            j, x = self.fresh("j"), self.fresh("x")
+            escape = self.pick([
+                f"({k} {body})",
+                f"(if {self.test(d, s)} ({k} {body}) ({j} {self.sub('any', d, s)}))",
+                f"(begin (for-each (lambda ({x}) (if {self.test(d, s)} ({k} {body}) #f)) "
+                f"(list {self.sub('any', d, s)} {self.sub('any', d, s)})) ({j} 'fell))",
+                f"(+ 1 ({j} ({k} {body})))"])
+            inner = f"({self.pick(['call/cc', 'call-with-current-continuation'])} (lambda ({j}) {escape}))"
+            return (f"({cc} (lambda ({k}) (begin (display (list 'inner {inner})) "
+                    f"{self.sub(t, d, s)})))")
         if shape == "inside" and t in ("int", "num"):
             # the continuation called from inside its own body, abandoning the pending `+`
             return f"({cc} (lambda ({k}) (+ 1 ({k} {body}) {self.sub('int', d, s)})))"
@@ -346,7 +360,7 @@ class ControlMixin:
         each entry of a row came about once in a few thousand programs; caught, several are
         compared in one program. Safe programs have them too, as they have caught edge calls."""
         self.tag("shape:fault-sampler")
-        defines, calls = [], []
+        defines, calls, faults = [], [], []
         for _ in range(self.small(2, 4)):
             fault = self.runtime_fault(V.DEAR_FAULTS)[1]
             if fault in V.TOP_LEVEL_FAULTS:
@@ -357,7 +371,9 @@ class ControlMixin:
                 calls.append(name)
             else:
                 calls.append(self.caught(fault))
-        return f"{''.join(defines)}(write (list {' '.join(calls)}))"
+                faults.append(fault)
+        later = "".join("\n" + form for form in V.later_definitions(faults))
+        return f"{''.join(defines)}(write (list {' '.join(calls)})){later}"
 
     def fault(self, s: Scope) -> str:
         """A planted fault in expression position (unsafe programs only)."""

@@ -37,6 +37,12 @@ CYCLES = [
     "(vector-set! {w} 1 {v}) {use})",
     # a vector held through a list it holds
     "(let (({v} (make-vector 2 {a}))) (vector-set! {v} 1 (list {v} {b})) {use})",
+    # a list whose tail a vector in it holds: the label falls on a pair inside the list, where
+    # the walk along its cdrs must stop and write ` . #0=(`
+    "(let (({w} (vector {a} 0))) (let (({v} (list 'start {b} {w}))) "
+    "(vector-set! {w} 1 (cdr {v})) {use}))",
+    # a list that a vector in it holds whole
+    "(let (({w} (vector {a} 0))) (let (({v} (list {b} {w} 'end))) (vector-set! {w} 1 {v}) {use}))",
     # shared, not cyclic: no label is due
     "(let (({v} (vector {a} {b}))) (let (({w} (list {v} {v}))) (set! {v} {w}) {use}))",
 ]

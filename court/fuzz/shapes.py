@@ -412,9 +412,9 @@ class ShapesMixin:
             return self.fault_entry(code, V.SOURCE_FAULTS[code])
         pool = V.RUNTIME_FAULTS.get(code) or V.SOURCE_FAULTS[code]
         fault = self.fault_entry(code, pool)
-        if code == "E303" or fault.startswith(("(+ 1 later", "(define ")):
+        if code == "E303" or fault.startswith(("(+ 1 later", "(later-", "(define ")):
             # not inside a procedure: later definitions would bind it, and a define is a form
-            return fault
+            return "\n".join([fault, *V.later_definitions([fault])])
         f = self.fresh("bad")
         context = self.pick(["bare", "procedure", "callback", "wind", "guard", "nested",
                              "after-output", "global", "global"])

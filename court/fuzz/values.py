@@ -4,6 +4,8 @@ Catalogs only: which snippets a program gets is drawn by the generator."""
 
 from __future__ import annotations
 
+import re
+
 INTS = ["0", "-1", "1", "2", "7", "-7", "10", "255", "1000", "-3", "18446744073709551616",
         "-1000000000000000000000000000000", "9007199254740993", "4294967296",
         "9223372036854775807", "-9223372036854775808", "2147483648"]
@@ -99,7 +101,10 @@ RUNTIME_FAULTS = {
              "(set! never-bound (undefined-too))",
              # a global is bound once its own definition's value is made, not before
              "(define self-read (if (number? self-read) self-read 100))",
-             "(define self-count (+ 1 self-count))"],
+             "(define self-count (+ 1 self-count))",
+             # a procedure called by a top-level form before the form that defines it (placed
+             # after it, LATER_DEFINITIONS): its closure exists only once that form has run
+             "(later-proc 4)"],
     "E301": ["(5 3)", "(\"f\" 1)", "(map 5 '(1 2))", "((car (list 1)) 2)", "('sym)",
              # procedures the control primitives call on the program's behalf
              "(dynamic-wind 1 (lambda () 2) (lambda () 3))", "(dynamic-wind (lambda () 1) 2 (lambda () 3))",
@@ -194,6 +199,19 @@ RUNTIME_FAULTS = {
     "W330": ["(% 7 2)", "(% -7 2)"],
     "W331": ["(list-first '(1 2))", "(list-rest '(1 2))"],
 }
+
+# What the entries reading a global before its definition are placed with, after them: a
+# back end that binds a global before its definition runs (hoisting a procedure's closure,
+# say) gives a value where the others report E300.
+LATER_DEFINITIONS = {"later-defined": "(define later-defined 5)",
+                     "later-proc": "(define (later-proc x) (* x 10))"}
+
+
+def later_definitions(faults: list[str]) -> list[str]:
+    """The definitions to place after ``faults``, once each, in a stable order."""
+    return [form for name, form in LATER_DEFINITIONS.items()
+            if any(re.search(rf"[ (]{name}[ )]", f) for f in faults)]
+
 
 # Entries that are top-level forms: only diagnostic() places them, where a form may stand.
 TOP_LEVEL_FAULTS = frozenset(e for pool in RUNTIME_FAULTS.values() for e in pool

@@ -437,6 +437,48 @@ def test_the_fault_sampler_leaves_out_dear_entries_and_catches_inside_top_level_
     top = [p for p in programs if "(define self-" in p]
     assert top and all(assert_agree(p + "\n", None) for p in top[:6])
 
+def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree():
+    """The producers added for blind batch nineteen's survivors: an outer continuation called
+    from inside an inner call/cc, a cycle whose label falls on a list's tail, several number
+    texts in one call, a through-a-primitive recursion at the deepest level that fits, and
+    globals read before the forms that define them."""
+    from court.fuzz.effects import CYCLES
+
+    rng = random.Random("nineteen")
+    outer = 0
+    for _ in range(200):
+        gen = Gen(rng, {"callcc", "errors"}, True)
+        text = gen.p_callcc(2, gen_scope(), "any")
+        if "shape:callcc-outer" in gen.tags:
+            outer += 1
+            if outer <= 8:
+                assert_agree(f"(write {text})\n", None)
+    assert outer >= 20
+    tails = [c for c in CYCLES if "(cdr {v})" in c]
+    assert tails
+    gen = Gen(rng, set(), True)
+    for cycle in tails:
+        obs = assert_agree(cycle.format(v="v", w="w", a="1", b="2", use="(begin (write v) v)")
+                           + "\n", None)
+        assert " . #0=(" in obs["tree"]["semantic"]["stdout"]
+    texts = {gen.edge_numtext(2, gen_scope()) for _ in range(120)}
+    several = [t for t in texts if t.startswith("(map string->number")]
+    assert several and assert_agree("\n".join(sorted(several)[:10]) + "\n", None)
+    deepest = [Gen(random.Random(f"deep:{i}"), set(), True) for i in range(300)]
+    forms = [g.shape_deep(Scope()) for g in deepest]
+    assert any("shape:deep-through" in g.tags and "9999" in f[-1] for g, f in zip(deepest, forms, strict=True))
+    # the entry that calls a procedure before its definition: E300 where it stands, and a
+    # value once the definition has run
+    program = "\n".join(["(later-proc 4)", *V.later_definitions(["(later-proc 4)"])]) + "\n"
+    obs = assert_agree(program, None)
+    assert obs["vm"]["semantic"]["diagnostics"][0]["code"] == "E300"
+    samplers = [Gen(random.Random(f"later:{i}"), set(), True).fault_sampler() for i in range(2000)]
+    later = [p for p in samplers if "(define (later-proc x)" in p]
+    assert later and all(p.index("(write (list ") < p.index("(define (later-proc") for p in later)
+    obs = assert_agree(later[0] + "\n(write (later-proc 1))\n", None)
+    assert obs["tree"]["semantic"]["stdout"].endswith("10")
+
+
 def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(display (quotient -7 2))\n") == fingerprint("(quotient 1 -7)\n")
     # routing forms and the program's own names are not part of it: these two minimised
