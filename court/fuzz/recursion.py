@@ -104,7 +104,20 @@ class RecursionMixin:
             depth = self.pick([10000, 10001, 10500])
         # The sweep costs four or five recursions to the limit, the others one.
         kind = self.pick(["count", "build", "sum", "escape", "through", "through2",
-                          "tail-through", "tail-through", "bounce", "sweep"])
+                          "tail-through", "tail-through", "bounce", "sweep", "rotate", "rotate"])
+        if kind == "rotate":
+            # each level's call made by the next of every way a primitive or a control form
+            # makes it, in a shuffled order: at the deepest level that fits, one way counting a
+            # level too many (on its tenth of the levels) takes the run past the limit, so one
+            # recursion tries every call path's accounting at once
+            ways = list(THROUGH)
+            self.rng.shuffle(ways)
+            clauses = " ".join(f"(({j}) {w.format(f=f, n=n)})" for j, w in enumerate(ways[:-1]))
+            via = (f"(case (modulo {n} {len(ways)}) {clauses} "
+                   f"(else {ways[-1].format(f=f, n=n)}))")
+            depth = self.pick([9999, 9999, 10000])
+            self.tag("shape:deep-rotate")
+            return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
         if kind == "through2":
             via = self.pick(THROUGH2).format(f=f, n=n)
             depth = self.pick([4999, 5000, 5001])

@@ -440,8 +440,8 @@ def test_the_fault_sampler_leaves_out_dear_entries_and_catches_inside_top_level_
 def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree():
     """The producers added for blind batch nineteen's survivors: an outer continuation called
     from inside an inner call/cc, a cycle whose label falls on a list's tail, several number
-    texts in one call, a through-a-primitive recursion at the deepest level that fits, and
-    globals read before the forms that define them."""
+    texts in one call, recursions through a primitive at the deepest level that fits (one
+    way, or every way in turn), and globals read before the forms that define them."""
     from court.fuzz.effects import CYCLES
 
     rng = random.Random("nineteen")
@@ -467,6 +467,10 @@ def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree()
     deepest = [Gen(random.Random(f"deep:{i}"), set(), True) for i in range(300)]
     forms = [g.shape_deep(Scope()) for g in deepest]
     assert any("shape:deep-through" in g.tags and "9999" in f[-1] for g, f in zip(deepest, forms, strict=True))
+    rotating = [f for g, f in zip(deepest, forms, strict=True)
+                if "shape:deep-rotate" in g.tags and "9999" in f[-1]]
+    obs = assert_agree("\n".join(rotating[0]) + "\n", None)
+    assert obs["tree"]["semantic"]["stdout"] == "9999"
     # the entry that calls a procedure before its definition: E300 where it stands, and a
     # value once the definition has run
     program = "\n".join(["(later-proc 4)", *V.later_definitions(["(later-proc 4)"])]) + "\n"
