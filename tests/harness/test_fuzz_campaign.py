@@ -10,6 +10,7 @@ from seeded_products import seeded_config
 
 from court.cli import main
 from court.fuzz.campaign import Campaign
+from court.fuzz.generate import Case
 from court.products import load_config, resolve
 from court.session import CourtSession
 from court.supervisor import Limits
@@ -46,10 +47,31 @@ def test_same_seed_same_programs_and_findings(tmp_path):
     assert len(a.programs) == 300
     assert [f.id for f in a.stats.findings] == [f.id for f in b.stats.findings]
     assert a.stats.findings, "the list-tail bug is found in 300 programs"
-    # one bug, one finding: every later sighting is a duplicate or the same bug
+    # one bug, one finding (how often a stream sights it again depends on the seed; the test
+    # below shows later sightings folded in on programs chosen for it)
     assert len(a.stats.findings) == 1, [f.signature for f in a.stats.findings]
-    assert a.stats.duplicates + a.stats.same_bug >= 1
     assert len(set(a.programs)) == len(a.programs)
+
+
+def test_later_sightings_of_one_bug_are_a_duplicate_or_the_same_bug(tmp_path):
+    """The same divergence again is a duplicate; the bug shown through another program (a
+    different signature whose minimised program needs the same primitive) is the same bug."""
+    res = seeded_court(tmp_path, "list-tail")
+    limits = Limits(timeout=30, profile="lispex-generated-11088/v1")
+    session = CourtSession(res, limits, jobs=2)
+    try:
+        c = Campaign([session], None, {}, reduce_seconds=600, seed=1, corpus=None,
+                     mutate_percent=0, reduce_tests=250)
+        first = Case("(write (list-tail (list 1 2 3) 1))\n", None, (), True)
+        # a fault on the buggy member (car of the '() it gives) where the first was output
+        other = Case("(define (last-of l) (car (list-tail l 1)))\n"
+                     "(display (list 'got (last-of (list 4 5))))\n", None, (), True)
+        found = [c.examine(case) for case in (first, first, other)]
+    finally:
+        session.close()
+    assert found[0] is not None and found[1] is None and found[2] is None
+    assert (c.stats.duplicates, c.stats.same_bug, len(c.stats.findings)) == (1, 1, 1)
+    assert found[0].same_bug == 1
 
 
 @pytest.mark.skipif("vm" not in registry.ids(), reason="needs the vm back end")
