@@ -108,7 +108,7 @@ class RecursionMixin:
         if kind == "rotate":
             # each level's call made by the next of every way a primitive or a control form
             # makes it, in a shuffled order: at the deepest level that fits, one way counting a
-            # level too many (on its tenth of the levels) takes the run past the limit, so one
+            # level too many (on its eleventh of the levels) takes the run past the limit, so one
             # recursion tries every call path's accounting at once
             ways = list(THROUGH)
             self.rng.shuffle(ways)
