@@ -118,3 +118,4 @@ from bench.seeded_bugs import bugs_blind_sixteen  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_seventeen  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_eighteen  # noqa: E402,F401,I001
 from bench.seeded_bugs import bugs_blind_nineteen  # noqa: E402,F401,I001
+from bench.seeded_bugs import bugs_blind_twenty  # noqa: E402,F401,I001
