@@ -417,7 +417,7 @@ class ShapesMixin:
             return "\n".join([fault, *V.later_definitions([fault])])
         f = self.fresh("bad")
         context = self.pick(["bare", "procedure", "callback", "wind", "guard", "nested",
-                             "after-output", "global", "global"])
+                             "after-output", "global", "global", "reraise"])
         self.tag("shape:diag-" + context)
         if context == "global":
             return self.through_global(code, fault, f)
@@ -431,6 +431,12 @@ class ShapesMixin:
         if context == "guard" and code.startswith("E3"):
             return (f"(guard (e ((error-object? e) (list (error-object-message e) "
                     f"(error-object-irritants e))) (#t (list 'raised e)))\n  {fault})")
+        if context == "reraise" and code.startswith("E3"):
+            # the condition caught, kept and raised again uncaught: it is reported where it
+            # happened, with its own code and span, not at the raise that raised it again
+            e, kept = self.fresh("e"), self.fresh("kept")
+            return (f"(let (({kept} (guard ({e} (#t {e})) {fault})))\n  (display 'kept)\n"
+                    f"  (raise {kept}))")
         if context == "nested":
             return f"(list 1\n      (if #t\n          {fault} 0))"
         if context == "after-output":

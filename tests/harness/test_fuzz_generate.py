@@ -483,6 +483,26 @@ def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree()
     assert obs["tree"]["semantic"]["stdout"].endswith("10")
 
 
+def test_a_fault_caught_kept_and_raised_again_is_reported_where_it_happened():
+    """diagnostic()'s re-raise context: the members agree, and the span is the fault's own,
+    not the re-raise's (the code stays the fault's)."""
+    rng = random.Random("reraise")
+    checked = 0
+    while checked < 6:
+        gen = Gen(rng, set(), False)
+        text = gen.diagnostic(Scope())
+        if "shape:diag-reraise" not in gen.tags or "(raise kept" not in text:
+            continue
+        code = next(t for t in gen.tags if t.startswith("fault:"))[len("fault:"):]
+        diags = assert_agree(text + "\n", None)["tree"]["semantic"]["diagnostics"]
+        checked += 1
+        if diags and diags[0]["code"] == code and code not in ("E331", "E332"):
+            assert diags[0]["span"]["line"] == 1, text
+    program = "(let ((kept2 (guard (e1 (#t e1)) (car '()))))\n  (display 'kept)\n  (raise kept2))\n"
+    span = assert_agree(program, None)["vm"]["semantic"]["diagnostics"][0]["span"]
+    assert (span["line"], span["column"]) == (1, 34)
+
+
 def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(display (quotient -7 2))\n") == fingerprint("(quotient 1 -7)\n")
     # routing forms and the program's own names are not part of it: these two minimised
