@@ -225,7 +225,7 @@ class EdgesMixin:
                             "confused", "confused", "callback", "novalue", "improper",
                             "falsy", "falsy", "escaping", "escaping", "retyped",
                             "retyped", "valuecount", "valuecount", "fresh", "fresh", "misfed",
-                            "misfed", "signedzero", "numtext", "order", "order", "cycle", "sided", "sided", "absent",
+                            "misfed", "signedzero", "numtext", "numtext", "order", "order", "cycle", "sided", "sided", "absent",
                             "nested_equal", "nested_equal"])
         self.tag("edge:" + family.replace("_", "-"))
         call = getattr(self, "edge_" + family)(d, s)
@@ -356,6 +356,16 @@ class EdgesMixin:
                     f"(when (> (vector-length {y}) 0) (vector-set! {y} 0 'changed)) {compare} {x} {y})))")
         if kind == "list" and self.chance(30):
             compare = f"(list (eq? (cdr {x}) (cdr {y})) (eq? (car {x}) (car {y}))"
+        if self.chance(50):
+            # two to four copiers of one base in one call: each copier is one entry of a list of
+            # a dozen, and a program makes few such calls
+            parts = []
+            for _ in range(self.small(2, 4)):
+                z = self.fresh("y")
+                made = self.pick(FRESH_COPIES[kind]).format(x=x)
+                parts.append(f"(let (({z} {made})) (list (eq? {x} {z}) (eqv? {x} {z}) "
+                             f"(equal? {x} {z})))")
+            return f"(let (({x} {self.pick(FRESH_BASES[kind])})) (list {' '.join(parts)}))"
         return f"(let (({x} {self.pick(FRESH_BASES[kind])})) (let (({y} {copy})) {compare})))"
 
     def edge_sided(self, d: int, s: Scope) -> str:

@@ -293,9 +293,10 @@ class PitfallsMixin:
             v = self.fresh("n")
             return f"(let (({v} {call})) (if {v} (list {v} (number->string {v} {radix})) {v}))"
         if self.chance(35):
-            # several texts in one call: each entry of the grammar's edge list is compared
-            # about four times as often for the same cost of a program
-            texts = " ".join(f'"{self.pick(NUMBER_TEXT)}"' for _ in range(self.small(3, 5)))
+            # several texts in one call: each entry of the grammar's edge list (63 of them, in
+            # a family about one program in a hundred draws) is compared several times as
+            # often for the same cost of a program
+            texts = " ".join(f'"{self.pick(NUMBER_TEXT)}"' for _ in range(self.small(4, 7)))
             return f"(map string->number '({texts}))"
         text = self.pick(NUMBER_TEXT)
         if self.chance(30):

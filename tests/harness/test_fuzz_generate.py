@@ -503,6 +503,20 @@ def test_a_fault_caught_kept_and_raised_again_is_reported_where_it_happened():
     assert (span["line"], span["column"]) == (1, 34)
 
 
+def test_several_copiers_of_one_base_agree():
+    """edge_fresh's several-copier form: each copier's eq?, eqv? and equal? against the base,
+    on which the healthy members agree."""
+    rng = random.Random("copiers")
+    several = []
+    while len(several) < 8:
+        gen = Gen(rng, set(), True)
+        text = gen.edge_fresh(2, Scope())
+        if "(list (let ((y" in text:
+            several.append(text)
+    obs = assert_agree("".join(f"(write {t})\n" for t in several), None)
+    assert obs["tree"]["semantic"]["stdout"].count("#t") > 0
+
+
 def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(display (quotient -7 2))\n") == fingerprint("(quotient 1 -7)\n")
     # routing forms and the program's own names are not part of it: these two minimised
