@@ -25,7 +25,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import resource
 import select
 import signal
 import socket
@@ -198,7 +197,7 @@ class Template:
                     os.close(fd)
             self.sock.detach()  # fd 0 was the control socket; it is the worker's stdin now
             if memory:
-                resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+                self.worker.limit_address_space(memory)
             backend = self.backends.get(impl)
             if backend is None:
                 backend = self.registry.load(impl)

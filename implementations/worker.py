@@ -241,7 +241,12 @@ def _serve(backend: Any) -> int:
         if req.get("op") == "shutdown":
             break
         try:
-            reply = handle(req, backend, peak)
+            try:
+                reply = handle(req, backend, peak)
+            except SystemError as e:
+                if not lost_memory_error(e):
+                    raise
+                raise MemoryError(str(e)) from None
         except MemoryError:
             reply = {"id": req.get("id"), "ok": False,
                      "error": {"kind": "memory-limit", "message": "the worker ran out of memory"}}
@@ -259,6 +264,37 @@ def _serve(backend: Any) -> int:
     return 0
 
 
+M_ARENA_MAX = -8  # glibc's mallopt parameter number (malloc.h)
+
+
+def limit_address_space(nbytes: int) -> None:
+    """Cap this process's address space at ``nbytes`` (RLIMIT_AS), so that a case's memory is
+    what the cap measures.
+
+    glibc gives each thread that allocates a malloc arena of its own and reserves 64 MiB of
+    address space for it, used or not; a worker has a peak-memory or big-stack thread, so under
+    a cap of a few hundred MiB those reservations alone left a program a third of what it was
+    promised. One arena (the workers run one case at a time) keeps the cap for the program.
+    """
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(M_ARENA_MAX, 1)
+    except (OSError, AttributeError):  # not glibc: its allocator has no such reservations
+        pass
+    resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
+
+
+def lost_memory_error(e: BaseException) -> bool:
+    """Whether ``e`` is CPython 3.11 running out of memory for a Python frame: it then returns
+    an error without setting one, which surfaces as this SystemError instead of MemoryError
+    (3.12 raises MemoryError). Only believed under an address-space cap, where it is expected;
+    anywhere else it stays what it says, an internal error."""
+    if type(e) is not SystemError or "error return without exception set" not in str(e):
+        return False
+    return resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY
+
+
 def main() -> int:
     import argparse  # here, not at the top: a forked worker never parses arguments
 
@@ -268,7 +304,7 @@ def main() -> int:
                    help="address-space limit in bytes (RLIMIT_AS); 0 leaves it as it is")
     args = p.parse_args()
     if args.memory_limit:
-        resource.setrlimit(resource.RLIMIT_AS, (args.memory_limit, args.memory_limit))
+        limit_address_space(args.memory_limit)
     return serve(args.impl)
 
 
