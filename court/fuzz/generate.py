@@ -100,6 +100,7 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, RecursionMixin, EdgesMixin, Pit
         self.steer = steering or Steering()
         self.n = 0
         self.tags: set[str] = set()
+        self.sampling = False  # inside the edge sampler: no edge that costs tens of ms
         self.focus = self.weighted(SIGNATURES, [self.steer.primitives.get(s[0], 1.0)
                                                 for s in SIGNATURES])
 
@@ -462,6 +463,8 @@ class Gen(FormsMixin, ControlMixin, ShapesMixin, RecursionMixin, EdgesMixin, Pit
             forms.append(self.statement(scope))
         if self.chance(30):
             forms.append(self.fault_sampler())
+        if self.chance(25):
+            forms.append(self.edge_sampler(scope))
         if not self.safe and self.chance(40):
             forms.append(self.diagnostic(scope))
         if not self.safe and self.chance(8):

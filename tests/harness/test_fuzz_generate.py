@@ -5,6 +5,7 @@ reproducible and free of exact duplicates."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -92,7 +93,7 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:nested-callcc", "shape:nested-wind", "edge:nested-equal",
               "shape:tail-helper-3", "shape:wind-escape-bad-after", "shape:wind-raise-bad-after",
               "shape:procedure-replaced-internal", "shape:procedure-replaced-letrec",
-              "shape:values-inexact", "shape:fault-sampler")
+              "shape:values-inexact", "shape:fault-sampler", "shape:edge-sampler")
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
@@ -498,3 +499,26 @@ def test_fingerprint_ignores_boilerplate():
     assert fingerprint("(define (g15 x19) (if x19 (car (list-tail x19 1)) 0))\n(g15 1)\n") == \
         ("car", "list-tail")
     assert "guard" in fingerprint("(guard (e (#t 1)) (raise 'x))\n")
+
+
+def test_the_edge_sampler_catches_every_fault_leaves_out_allocations_and_agrees():
+    """Several edge calls in one written list, beside the rest of a program: every call that
+    may fault is caught (one uncaught would end the program early), no allocation at the
+    length bound (180 ms of the members' CPU each), and the healthy court agrees on them."""
+    rng = random.Random("edge-sampler")
+    families: Counter = Counter()
+    texts = []
+    for i in range(600):
+        gen = Gen(rng, set(), i % 2 == 0)
+        text = gen.edge_sampler(Scope())
+        assert "edge:allocation" not in gen.tags, text
+        assert not re.search(r"\(make-\w+ (9999999|10000000)", text), text
+        assert not gen.sampling
+        families.update(t for t in gen.tags if t.startswith("edge:"))
+        texts.append(text)
+    assert len(families) >= 30, families
+    for text in texts[:24]:
+        obs = assert_agree(text + "\n", None)
+        # caught faults come back as values: the program ends normally, its list written
+        assert obs["tree"]["semantic"]["status"] == "ok", text
+        assert obs["tree"]["semantic"]["stdout"].endswith(")"), text
