@@ -60,9 +60,9 @@ class Server:
 
     # -- reading and routing --------------------------------------------------------------
 
-    def serve(self, fd: int = STDIN_FD) -> None:
+    def serve(self, fd: int = STDIN_FD, wake: int = -1) -> None:
         self.thread.start()
-        for line in read_lines(fd, P.MAX_LINE_BYTES):
+        for line in read_lines(fd, P.MAX_LINE_BYTES, wake):
             if isinstance(line, Oversized):
                 rid = sniff_id(line.prefix)
                 self.writer.send(P.error(rid if rid is not None else P.MISSING,
@@ -362,13 +362,18 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, on_signal)
+    # Whichever thread the kernel gives a signal to, the main thread's wait for input ends.
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
     # The default court's workers start now, beside the first requests: initialize,
     # server/discover and tools/list never wait for them, and the first call finds them warm.
     warm = threading.Thread(target=_warm, args=(tools,), daemon=True, name="mcp-warm")
     warm.start()
     code = 0
     try:
-        server.serve()
+        server.serve(wake=wake_r)
     except KeyboardInterrupt:
         code = 130
     except SystemExit as e:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -19,13 +20,28 @@ class Oversized:
         self.prefix = prefix
 
 
-def read_lines(fd: int, limit: int) -> Iterator[bytes | Oversized]:
+def read_lines(fd: int, limit: int, wake: int = -1) -> Iterator[bytes | Oversized]:
     """Lines of ``fd`` without their newline; a line over ``limit`` bytes is never held whole:
-    past the limit its bytes are dropped until the next newline and an Oversized stands for it."""
+    past the limit its bytes are dropped until the next newline and an Oversized stands for it.
+
+    ``wake``, if given, is the read end of the signal wakeup pipe (``signal.set_wakeup_fd``):
+    the wait for input also ends when a signal arrives, so that its Python handler runs. The
+    kernel may deliver a signal to any of the server's threads, and a ``read`` blocked in the
+    main thread is then not interrupted: SIGTERM used to leave the server waiting for input
+    (one run in about fifteen of the test that stops it so)."""
     buf = bytearray()
     scan = 0  # bytes of buf already searched for a newline
     skipping: bytes | None = None  # the prefix of the oversized line being skipped
     while True:
+        if wake >= 0:
+            ready, _, _ = select.select([fd, wake], [], [])
+            if wake in ready:
+                try:
+                    os.read(wake, 512)  # the handler itself runs on the next bytecode
+                except BlockingIOError:
+                    pass
+            if fd not in ready:
+                continue
         chunk = os.read(fd, CHUNK)
         if not chunk:
             if skipping is not None:

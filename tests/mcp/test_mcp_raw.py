@@ -3,7 +3,9 @@ stays up; era routing per request; queueing, cancellation and a clean exit."""
 
 from __future__ import annotations
 
+import ctypes
 import json
+import platform
 import signal
 
 import psutil
@@ -211,6 +213,23 @@ def test_no_worker_left_after_the_server_exits(raw, pair_court, how):
     _, alive = psutil.wait_procs(workers, timeout=5)
     assert not alive, [p.cmdline() for p in alive]
 
+
+TGKILL = {"x86_64": 234, "aarch64": 131}  # the tgkill system call's number
+
+
+@pytest.mark.skipif(platform.machine() not in TGKILL, reason="tgkill's number not known here")
+def test_sigterm_given_to_another_thread_still_stops_a_server_waiting_for_input(raw):
+    # The kernel may hand a process's signal to any of its threads; the main thread, blocked
+    # reading stdin, must still wake and stop. Sent here to each other thread in turn, on
+    # purpose: before the wakeup pipe, that left the server waiting for input for good.
+    s = raw()
+    s.initialize()
+    assert s.ask(1, "tools/list", {})["result"]["tools"]
+    others = [t.id for t in psutil.Process(s.proc.pid).threads() if t.id != s.proc.pid]
+    assert others
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.syscall(TGKILL[platform.machine()], s.proc.pid, others[0], signal.SIGTERM) == 0
+    assert s.proc.wait(timeout=10) == 128 + signal.SIGTERM
 
 def test_bad_start_options_exit_2(raw):
     for args in (["--product", "no-such-product"], ["--profile", "nope/v1"],
