@@ -241,13 +241,10 @@ def _serve(backend: Any) -> int:
         if req.get("op") == "shutdown":
             break
         try:
-            try:
-                reply = handle(req, backend, peak)
-            except SystemError as e:
-                if not lost_memory_error(e):
-                    raise
-                raise MemoryError(str(e)) from None
-        except MemoryError:
+            reply = handle(req, backend, peak)
+        except (MemoryError, SystemError) as e:
+            if type(e) is SystemError and not lost_memory_error(e):
+                raise
             reply = {"id": req.get("id"), "ok": False,
                      "error": {"kind": "memory-limit", "message": "the worker ran out of memory"}}
             write_all(out, encode(reply))

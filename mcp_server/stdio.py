@@ -28,7 +28,7 @@ def read_lines(fd: int, limit: int, wake: int = -1) -> Iterator[bytes | Oversize
     the wait for input also ends when a signal arrives, so that its Python handler runs. The
     kernel may deliver a signal to any of the server's threads, and a ``read`` blocked in the
     main thread is then not interrupted: SIGTERM used to leave the server waiting for input
-    (one run in about fifteen of the test that stops it so)."""
+    (about one stop in twelve, in the test that stops it so)."""
     buf = bytearray()
     scan = 0  # bytes of buf already searched for a newline
     skipping: bytes | None = None  # the prefix of the oversized line being skipped

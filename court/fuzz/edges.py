@@ -211,6 +211,7 @@ MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "un
 # it ends the program before the forms after it.
 FAULT_NOW_AND_THEN = frozenset({"cycle", "big", "numtext", "order", "sided", "falsy"})
 GIVE_NO_VALUE = frozenset({"unicode", "order", "sided", "misfed"})
+SAMPLER_CAUGHT = MAY_FAULT | FAULT_NOW_AND_THEN
 
 
 class EdgesMixin:
@@ -255,10 +256,11 @@ class EdgesMixin:
         call = getattr(self, "edge_" + family)(d, s)
         if self.chance(15):
             call = self.indirect(call)
-        if catch and family in GIVE_NO_VALUE:
-            call = f"(call-with-values (lambda () {call}) list)"
-        if family in MAY_FAULT and (catch or self.safe or self.chance(60)) or \
-                catch and family in FAULT_NOW_AND_THEN:
+        if catch:
+            if family in GIVE_NO_VALUE:
+                call = f"(call-with-values (lambda () {call}) list)"
+            return self.caught(call) if family in SAMPLER_CAUGHT else call
+        if family in MAY_FAULT and (self.safe or self.chance(60)):
             return self.caught(call)
         return call
 
