@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.seeded_bugs.bugs import BUGS  # noqa: E402
+from bench.seeded_bugs.registry import BUGS  # noqa: E402
 
 WORKER = ROOT / "bench" / "seeded_bugs" / "worker.py"
 ALL_FOUR = ("tree", "vm", "topaz-tree", "topaz-vm")

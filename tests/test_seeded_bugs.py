@@ -3,6 +3,7 @@ small witness program, so the benchmark's kill rate cannot be won by bugs that c
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.seeded_bugs.bugs import BACKENDS, BUGS, FAMILIES
+from bench.seeded_bugs.registry import BACKENDS, BUGS, FAMILIES
 from court.verdict import project
 from implementations import registry
 from implementations.lispex.run import evaluate
@@ -25,6 +26,31 @@ def test_the_set_is_large_and_spread_out():
     assert {b.family for b in BUGS.values()} == set(FAMILIES)
     kernel = {b.where.split()[1] for b in BUGS.values() if b.where.startswith("kernel")}
     assert {"reader", "normalizer", "printer", "numbers", "primitives"} <= kernel
+
+
+def test_each_bug_lives_in_the_module_of_its_implementation_and_family():
+    misplaced = {n: b.apply.__module__ for n, b in BUGS.items() if b.apply.__module__ != b.home}
+    assert not misplaced
+
+
+def test_bug_modules_import_only_the_seeding_module():
+    # No circle: the registry discovers the bug modules, they import seeding.py, and seeding.py
+    # imports none of the package.
+    package = ROOT / "bench" / "seeded_bugs"
+    allowed = {"seeding.py": set(), "registry.py": {"bench.seeded_bugs.seeding"},
+               "worker.py": {"bench.seeded_bugs.registry"}}
+    wrong = {}
+    for path in package.rglob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+        ours = {m for m in imported if m.startswith("bench.seeded_bugs")}
+        if ours - allowed.get(path.name, {"bench.seeded_bugs.seeding"}):
+            wrong[str(path.relative_to(package))] = sorted(ours)
+    assert not wrong
 
 
 @pytest.mark.parametrize("name", sorted(BUGS))

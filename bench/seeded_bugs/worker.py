@@ -1,4 +1,4 @@
-"""A seeded-bug product: one implementation with one bug from bugs.py, as a court worker.
+"""A seeded-bug product: one implementation with one seeded bug, as a court worker.
 
     python bench/seeded_bugs/worker.py --bug NAME --impl IMPL           # serve the protocol
     python bench/seeded_bugs/worker.py --bug NAME --impl IMPL --check FILE
@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bench.seeded_bugs.bugs import BACKENDS, BUGS  # noqa: E402
+from bench.seeded_bugs.registry import BACKENDS, BUGS  # noqa: E402
 
 
 def main() -> int:

@@ -1,0 +1,1 @@
+"""Seeded bugs in tree (the tree-walking interpreter), one module per feature family."""

@@ -1,0 +1,1 @@
+"""Seeded bugs in vm (the bytecode VM), one module per feature family."""
