@@ -10,7 +10,7 @@ Beside them, the CPU time of the whole process tree per program (client, schedul
 implementation workers: every descendant is reaped, so RUSAGE_CHILDREN counts it), which a loaded
 machine does not inflate the way it inflates wall time: equal CPU per program for local:1 and
 local:2 means the second worker costs nothing beyond its own programs.
-The ratio local:2 / local:1 is the scaling figure (issue 15's target: at least 1.7 on 2 cores),
+The ratio local:2 / local:1 is the scaling figure (target: at least 1.7 on 2 cores),
 given as the ratio of the medians and as the median of each round's own ratio (the two runs of a
 round are seconds apart, so a change in the machine's speed between rounds cancels out).
 It grows with the campaign's length: each Dask worker starts its court session (a worker
