@@ -33,6 +33,17 @@ def same(a, b):
 
 
 def fails(code, name, *args):
+    """Call primitive ``name``, which must fail with ``code``."""
     with pytest.raises(LispexError) as e:
         call(name, *args)
     assert e.value.code == code, (name, args, e.value.code)
+
+
+def fault(code, name, *args):
+    """Call primitive ``name``, which must fail with ``code`` and a message that names it; the
+    error, for further checks."""
+    with pytest.raises(LispexError) as info:
+        call(name, *args)
+    assert info.value.code == code, (name, args, info.value.code)
+    assert info.value.message.startswith(name + ":"), (name, info.value.message)
+    return info.value

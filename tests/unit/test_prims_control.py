@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from prims_helpers import KERNEL, call
 
 from implementations.lispex.errors import LispexError
 from implementations.lispex.primitives import control  # noqa: F401  (registers the family)
-from implementations.lispex.primitives.table import _KERNEL, rows
+from implementations.lispex.primitives.table import rows
 from implementations.lispex.values import ErrorObject, Str, list_from, sym
-
-
-def call(name, *args):
-    fn, needs_context = _KERNEL[name]
-    assert not needs_context
-    return fn(*args)
 
 
 def test_the_kernel_defines_exactly_the_non_backend_control_rows():
@@ -21,10 +16,10 @@ def test_the_kernel_defines_exactly_the_non_backend_control_rows():
                    if r.family == "control" and not r.backend and not r.alias_of}
     assert kernel_rows == {"error", "error-object-message", "error-object-irritants"}
     for name in kernel_rows:
-        assert name in _KERNEL
+        assert name in KERNEL
     for r in rows():
         if r.family == "control" and r.backend:
-            assert r.name not in _KERNEL
+            assert r.name not in KERNEL
 
 
 def test_error_raises_E330_with_message_and_irritants():

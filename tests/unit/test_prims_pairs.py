@@ -6,10 +6,10 @@ import inspect
 from fractions import Fraction
 
 import pytest
+from prims_helpers import KERNEL, call, fault
 
-from implementations.lispex.errors import LispexError
 from implementations.lispex.primitives import pairs
-from implementations.lispex.primitives.table import _KERNEL, rows
+from implementations.lispex.primitives.table import rows
 from implementations.lispex.values import (
     NIL,
     Char,
@@ -20,20 +20,6 @@ from implementations.lispex.values import (
     list_to_python,
     sym,
 )
-
-
-def call(name, *args):
-    fn, needs_context = _KERNEL[name]
-    assert not needs_context
-    return fn(*args)
-
-
-def fault(code, name, *args):
-    with pytest.raises(LispexError) as info:
-        call(name, *args)
-    assert info.value.code == code
-    assert info.value.message.startswith(name + ":")
-    return info.value
 
 
 def L(*items):
@@ -60,8 +46,8 @@ def test_every_kernel_row_of_the_family_is_registered_with_a_fitting_signature()
     mine = [r for r in rows() if r.family == "pairs" and not r.alias_of and not r.backend]
     assert len(mine) == 49
     for row in mine:
-        assert row.name in _KERNEL, row.name
-        fn, _ = _KERNEL[row.name]
+        assert row.name in KERNEL, row.name
+        fn, _ = KERNEL[row.name]
         sig = inspect.signature(fn)
         sig.bind(*range(row.min))
         sig.bind(*range(row.max if row.max >= 0 else row.min + 5))

@@ -5,25 +5,11 @@ from __future__ import annotations
 import inspect
 
 import pytest
+from prims_helpers import KERNEL, call, fault
 
-from implementations.lispex.errors import LispexError
 from implementations.lispex.primitives import strings  # noqa: F401  (registers the family)
-from implementations.lispex.primitives.table import _KERNEL, rows
+from implementations.lispex.primitives.table import rows
 from implementations.lispex.values import NIL, Char, Str, Vector, list_to_python, sym
-
-
-def call(name, *args):
-    fn, needs_context = _KERNEL[name]
-    assert not needs_context
-    return fn(*args)
-
-
-def fault(code, name, *args):
-    with pytest.raises(LispexError) as info:
-        call(name, *args)
-    assert info.value.code == code
-    assert info.value.message.startswith(name + ":")
-    return info.value
 
 
 def S(text):
@@ -38,7 +24,7 @@ def test_every_row_of_the_family_is_registered_with_a_fitting_signature():
     mine = [r for r in rows() if r.family == "strings"]
     assert len(mine) == 24
     for row in mine:
-        fn, _ = _KERNEL[row.name]
+        fn, _ = KERNEL[row.name]
         sig = inspect.signature(fn)
         sig.bind(*range(row.min))
         sig.bind(*range(row.max if row.max >= 0 else row.min + 3))
