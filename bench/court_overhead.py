@@ -13,8 +13,8 @@ fresh session; the figure is the median over all rounds' cases. Beside it, in th
   outside their own measured evaluation (so a loaded machine, which stretches wall times,
   cannot hide a cost or invent one).
 
-``--against CHECKOUT`` first runs the same measurement on another checkout (say, the previous
-design: ``git worktree add /tmp/before <commit>``) and prints its lines before this one's.
+``--against CHECKOUT`` first runs the same measurement on another checkout (say, an earlier
+commit: ``git worktree add /tmp/before <commit>``) and prints its lines before this one's.
 
 ``--profile`` adds where the time goes: a cProfile of the court side (one member at a time, so
 the request path runs on the profiled thread) and the worker side of one case (decode, handle
@@ -157,7 +157,7 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--profile", action="store_true", help="show where the time goes")
     p.add_argument("--against", metavar="CHECKOUT",
-                   help="first measure another checkout (say, the previous design) the same way")
+                   help="first measure another checkout (say, an earlier commit) the same way")
     args = p.parse_args()
     if args.against:
         env = {**os.environ, "COURT_BENCH_ROOT": os.path.abspath(args.against),

@@ -4,7 +4,7 @@
 
 First compare: from spawning ``court mcp serve`` to the answer of its first ``lispex_compare``
 (of ``(+ 1 2)`` on tree-rust, sent at once as a 2026-07-28 client does), beside ``python -c pass``
-and beside the previous design (an interpreter per member, ``COURT_FORKSERVER=0``), interleaved,
+and beside an interpreter per member (``COURT_FORKSERVER=0``), interleaved,
 median of ``--starts``; target <= 0.3 s. Cold start: from spawning ``court mcp serve`` (and
 ``python -m mcp_server``) to the answer of its first ``tools/list``, both as a 2026-07-28 client sends it (one stateless request) and as a
 2025-11-25 client does (``initialize``, ``notifications/initialized``, then ``tools/list``); the

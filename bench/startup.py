@@ -1,5 +1,5 @@
 """Whole-process start-up: `court compare` of `(+ 1 2)` from a cold process (the rendered table), beside `python -c
-pass` and beside the previous design (an interpreter per member: ``COURT_FORKSERVER=0``).
+pass` and beside an interpreter per member (``COURT_FORKSERVER=0``).
 
     python bench/startup.py [--runs 11] [--json FILE]
 
@@ -73,7 +73,7 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=11)
     p.add_argument("--json", help="write the raw samples here")
     p.add_argument("--against", metavar="CHECKOUT",
-                   help="also time another checkout's compare (say, the previous design)")
+                   help="also time another checkout's compare (say, an earlier commit)")
     args = p.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         program = os.path.join(tmp, "add.lspx")

@@ -1,4 +1,5 @@
-"""The orphan check the test conftests share: after a test, no process it started is running.
+"""The orphan checks the tests share: after a test, no process it started is running
+(`assert_none_left`), and the processes a test watched are gone (`assert_gone`).
 
 Polled, not psutil.wait_procs: a child re-parented to the test process (a subreaper, as the
 court makes it) can leave wait_procs blocked in a pidfd wait long past its timeout.
@@ -40,6 +41,30 @@ def left_running(before: Iterable[int], grace: float,
         time.sleep(0.05)
         out = alive()
     return out
+
+
+def still_running(procs: Iterable[psutil.Process | int], grace: float,
+                  counts: Callable[[psutil.Process], bool] = running) -> list[psutil.Process]:
+    """Those of ``procs`` (processes or pids) that ``counts`` (default: alive, not a zombie)
+    still after ``grace`` seconds of letting them exit."""
+    watched = []
+    for p in procs:
+        try:
+            watched.append(p if isinstance(p, psutil.Process) else psutil.Process(p))
+        except psutil.NoSuchProcess:
+            pass
+    deadline = time.monotonic() + grace
+    out = [p for p in watched if counts(p)]
+    while out and time.monotonic() < deadline:
+        time.sleep(0.05)
+        out = [p for p in out if counts(p)]
+    return out
+
+
+def assert_gone(procs: Iterable[psutil.Process | int], grace: float,
+                counts: Callable[[psutil.Process], bool] = running) -> None:
+    alive = still_running(procs, grace, counts)
+    assert not alive, [(p.pid, _cmdline(p)) for p in alive]
 
 
 def assert_none_left(before: Iterable[int], grace: float,

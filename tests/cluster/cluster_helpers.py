@@ -24,18 +24,6 @@ def ours(p: psutil.Process) -> bool:
         return False
 
 
-def gone(pids: list[int], timeout: float = 60.0) -> list[int]:
-    """The pids among ``pids`` still running after ``timeout`` seconds."""
-    procs = []
-    for pid in pids:
-        try:
-            procs.append(psutil.Process(pid))
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(procs, timeout=timeout)
-    return [p.pid for p in alive if ours(p)]
-
-
 def slow_corpus(root: Path, n: int = 16) -> Path:
     """``n`` cases that each take a noticeable while (a counting loop), some ending in an error,
     so a task is still running when a test kills its worker."""

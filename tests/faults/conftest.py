@@ -17,10 +17,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-import psutil
 import pytest
 from fault_support import FAULTY, MARK, N_CASES, ROOT, case_id, live_marked
-from process_checks import assert_none_left, children
+from process_checks import assert_none_left, children, still_running
 
 from court import reaper
 
@@ -78,7 +77,7 @@ def court_run(tmp_path, corpus):
 
     yield run
     for mark in marks:
-        _, alive = psutil.wait_procs(live_marked(mark), timeout=10)
+        alive = still_running(live_marked(mark), grace=10)
         for p in alive:
             p.kill()
         assert not alive, [(p.pid, p.cmdline()) for p in alive]

@@ -11,9 +11,9 @@ import threading
 import time
 import uuid
 
-import psutil
 import pytest
 from fault_support import MARK, ROOT, live_marked, worker_toml
+from process_checks import assert_gone
 
 from court.products import builtin_products
 from court.supervisor import Fault, Limits, WorkerProcess
@@ -44,7 +44,7 @@ def test_a_killed_built_in_worker_is_described_by_its_signal() -> None:
         fault = outcome[0]
         assert fault.kind == "crash"
         assert "killed by SIGKILL" in fault.message and "still running" not in fault.message
-        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        assert_gone([pid], grace=0)
     finally:
         worker.stop()
 
@@ -70,8 +70,7 @@ def test_a_foreign_worker_dies_with_a_sigkilled_court(tmp_path, corpus) -> None:
         time.sleep(2.0)
         court.send_signal(signal.SIGKILL)
         court.wait(timeout=60)
-        _, alive = psutil.wait_procs(live_marked(mark), timeout=30)
-        assert not alive, [(p.pid, p.cmdline()) for p in alive]
+        assert_gone(live_marked(mark), grace=30)
     finally:
         if court.poll() is None:
             court.kill()

@@ -161,8 +161,3 @@ def stop(proc: subprocess.Popen, sig: int, times: int = 1, timeout: float = 120)
     finally:
         proc.kill()
 
-
-def assert_all_gone(procs: list[psutil.Process], timeout: float = 10) -> None:
-    _, alive = psutil.wait_procs(procs, timeout=timeout)
-    alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-    assert not alive, [p.pid for p in alive]

@@ -10,8 +10,8 @@ import textwrap
 import time
 
 import pytest
+from process_checks import assert_gone
 from run_support import (
-    assert_all_gone,
     assert_consistent_set,
     court_process,
     family,
@@ -57,7 +57,7 @@ def test_signal_while_a_case_runs(tmp_path, sig):
     assert o["infrastructure-error"] == 0
     assert o["not-run"] == CASES - 3 - 1 - o["agree"]
     assert "Incomplete run" in (out / "summary.md").read_text()
-    assert_all_gone(workers)
+    assert_gone(workers, grace=10)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -98,7 +98,7 @@ def test_signal_while_the_reports_are_written(tmp_path, sig):
     assert report["summary"]["cases"] == CASES  # the new set, whole
     assert report["run"]["complete"] is True  # every case was judged before the signal
     assert not [p for p in out.iterdir() if p.name.startswith(".court-staging-")]
-    assert_all_gone(workers)
+    assert_gone(workers, grace=10)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -157,7 +157,7 @@ def test_signal_while_a_one_shot_product_runs_leaves_no_process(tmp_path):
     report = assert_consistent_set(out)
     o = report["summary"]["outcomes"]
     assert o["interrupted"] == 1 and o["not-run"] == CASES - 1
-    assert_all_gone(everyone)
+    assert_gone(everyone, grace=10)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -179,4 +179,4 @@ def test_an_interrupted_fuzz_campaign_still_says_what_it_tried(sig):
     programs = int(out.split("programs: ", 1)[1].split()[0])
     assert programs > 0
     assert "findings: 0" in out
-    assert_all_gone(workers)
+    assert_gone(workers, grace=10)

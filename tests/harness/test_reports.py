@@ -145,6 +145,7 @@ def test_ctrl_c_writes_incomplete_reports_and_exits_130(tmp_path):
     import time
 
     import psutil
+    from process_checks import assert_gone
 
     corpus = tmp_path / "slow"
     corpus.mkdir()
@@ -184,5 +185,4 @@ def test_ctrl_c_writes_incomplete_reports_and_exits_130(tmp_path):
     assert report["summary"]["cases"] == 40 == sum(o.values())
     assert o["interrupted"] == 1 and o["not-run"] == 40 - 1 - o["agree"]
     assert "Incomplete run" in (out / "summary.md").read_text()
-    _, alive = psutil.wait_procs(workers, timeout=5)
-    assert not alive
+    assert_gone(workers, grace=5)

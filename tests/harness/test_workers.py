@@ -16,6 +16,7 @@ import time
 
 import psutil
 import pytest
+from process_checks import assert_gone
 
 from court import forkserver
 from court.products import load_config, resolve
@@ -29,18 +30,6 @@ BIG = (b"(let loop ((i 0) (acc '())) (if (= i 1000000) acc "
 
 def product(pid: str):
     return load_config(search_cwd=False).products[pid]
-
-
-def gone(pid: int, within: float = 20.0) -> bool:
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.fixture
@@ -82,7 +71,7 @@ def test_a_hung_worker_is_killed_as_a_group_and_the_next_case_respawns(worker):
     with pytest.raises(Exception) as e:
         worker.run({"op": "run", "source": "(let loop () (loop))", "filename": "p.lspx"})
     assert getattr(e.value, "kind", None) == "timeout"
-    assert gone(first)
+    assert_gone([first], grace=20)
     reply = worker.run({"op": "run", "source": "(* 6 7)", "filename": "p.lspx"})
     assert reply["observation"]["semantic"]["values"] == ["42"]
     assert worker.proc.pid != first
@@ -102,7 +91,7 @@ def test_a_case_that_grew_the_worker_past_half_its_memory_cap_gets_a_fresh_worke
     worker.run({"op": "run", "source": BIG.decode(), "filename": "big.lspx"})
     assert worker.run(small)["observation"]["semantic"]["values"] == ["42"]
     assert worker.proc.pid != first
-    assert gone(first)
+    assert_gone([first], grace=20)
 
 
 def test_a_worker_killed_mid_reply_is_a_crash_without_a_traceback(worker, capfd):
@@ -164,7 +153,7 @@ def test_the_template_and_its_workers_die_with_the_court():
     finally:
         court.kill()
         court.wait(timeout=10)
-    assert all(gone(p) for p in pids), [p for p in pids if psutil.pid_exists(p)]
+    assert_gone(pids, grace=20)
 
 
 def test_a_dead_template_costs_the_running_case_only():
@@ -173,7 +162,7 @@ def test_a_dead_template_costs_the_running_case_only():
         assert session.run_case(b"(+ 1 2)").verdict.kind == "agree"
         template = forkserver.template_pid()
         os.killpg(template, signal.SIGKILL)  # its workers go with it (parent-death signal)
-        assert gone(template)
+        assert_gone([template], grace=20)
         case = session.run_case(b"(+ 1 2)")  # the members see dead workers and respawn
         assert case.verdict.kind == "agree", case.observations
         assert forkserver.template_pid() not in (None, template)

@@ -11,6 +11,7 @@ import signal
 import psutil
 import pytest
 from mcp_support import ENVELOPE, INIT, LONG_LOOP, wait_for
+from process_checks import assert_gone
 
 MODERN = {"_meta": ENVELOPE}
 
@@ -210,8 +211,7 @@ def test_no_worker_left_after_the_server_exits(raw, pair_court, how):
         # answered (here after --timeout), then every worker is stopped and the server exits.
         assert s.close(timeout=30) == 0
         assert s.read()["result"]["structuredContent"]["result"]["status"] == "timeout"
-    _, alive = psutil.wait_procs(workers, timeout=5)
-    assert not alive, [p.cmdline() for p in alive]
+    assert_gone(workers, grace=5)
 
 
 TGKILL = {"x86_64": 234, "aarch64": 131}  # the tgkill system call's number
