@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import subprocess
 import tempfile
@@ -26,7 +27,16 @@ from typing import Any
 
 from . import reaper
 from .products import Product
-from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group
+from .supervisor import (
+    CHUNK,
+    OUT_OF_MEMORY,
+    Fault,
+    Limits,
+    answer_cap,
+    check_output,
+    kill_group,
+    too_long,
+)
 from .worker_protocol import check_observation, fill_defaults
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
@@ -35,6 +45,11 @@ DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) 
 # Axes a `lispex-cli` transcript cannot express separately.
 CLI_UNCOMPARABLE = ("stdout", "values", "diagnostic_phase")
 DEFAULT_PROFILE = "lispex-product-native/v1"
+# Once the product has exited, how long its pipes may stay open (a descendant finishing its last
+# write) before whatever holds them is a process left behind.
+PIPE_GRACE = 0.5
+# Of an `observation-json` product's standard error only the end is ever shown.
+STDERR_TAIL = 64 << 10
 
 
 
@@ -93,6 +108,68 @@ def _failure(product: Product, done: subprocess.CompletedProcess, allowed: tuple
                          f"{'; ' + tail if tail else ''}")
 
 
+class _Deadline(Exception):
+    pass
+
+
+def _read_output(proc: subprocess.Popen, who: str, cap: int, keep_stderr: bool,
+                 deadline: float) -> tuple[bytes, bytes, bool]:
+    """(stdout, stderr, held_open) of ``proc``, read as it writes: until both pipes close, or
+    until ``PIPE_GRACE`` after the process exited while something it left holds them open
+    (``held_open``). Every byte is counted before it is kept: stdout past ``cap`` is a
+    `protocol` fault at once; stderr past it too when ``keep_stderr``, otherwise only its last
+    ``STDERR_TAIL`` bytes are kept. Raises _Deadline at ``deadline``."""
+    assert proc.stdout is not None and proc.stderr is not None
+    out, err = bytearray(), bytearray()
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    bufs = {out_fd: out, err_fd: err}
+    poller = select.poll()
+    for fd in bufs:
+        poller.register(fd, select.POLLIN)
+    try:  # readable when the process exits: no polling loop for its end
+        pidfd = os.pidfd_open(proc.pid)
+        poller.register(pidfd, select.POLLIN)
+    except (AttributeError, OSError):
+        pidfd = -1
+    exited: float | None = None
+    try:
+        while bufs:
+            now = time.monotonic()
+            if exited is None and proc.poll() is not None:
+                exited = now
+            if exited is not None and now >= exited + PIPE_GRACE:
+                return bytes(out), bytes(err), True
+            if now >= deadline:
+                if exited is not None:
+                    return bytes(out), bytes(err), True
+                raise _Deadline
+            end = deadline if exited is None else min(deadline, exited + PIPE_GRACE)
+            wait = end - now if pidfd >= 0 or exited is not None else min(end - now, 0.05)
+            for fd, _ in poller.poll(max(wait, 0) * 1000):
+                if fd == pidfd:
+                    poller.unregister(pidfd)
+                    continue
+                try:
+                    chunk = os.read(fd, CHUNK)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    poller.unregister(fd)
+                    del bufs[fd]
+                    continue
+                buf = bufs[fd]
+                buf += chunk
+                if len(buf) > cap and (fd == out_fd or keep_stderr):
+                    raise too_long(who, "standard output" if fd == out_fd else
+                                   "standard error", cap)
+                if fd == err_fd and not keep_stderr and len(buf) > 2 * STDERR_TAIL:
+                    del buf[:-STDERR_TAIL]
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
+    return bytes(out), bytes(err), False
+
+
 def run_process(product: Product, source: bytes, input_text: str | None, filename: str,
                 limits: Limits) -> tuple[subprocess.CompletedProcess, float]:
     base = os.path.basename(filename) or "program.lspx"
@@ -114,13 +191,22 @@ def run_process(product: Product, source: bytes, input_text: str | None, filenam
             raise Fault("build", f"cannot start {product.id}: {e}") from None
         try:
             try:
-                out, err = proc.communicate(timeout=limits.timeout)
-            except subprocess.TimeoutExpired:
+                out, err, held = _read_output(proc, product.id, answer_cap(limits),
+                                              product.protocol == "lispex-cli",
+                                              time.monotonic() + limits.timeout)
+            except _Deadline:
                 kill_group(proc)
                 raise Fault("timeout", f"{product.id} did not finish within "
                                        f"{limits.timeout:g} s; it was killed") from None
             wall = time.perf_counter() - t0
-            problems = kill_group(proc)  # the group and every descendant still in reach
+            problems = []
+            if held:
+                # The product is gone; what keeps its output open is a process it left, named
+                # here before the group kill below would remove it without a word.
+                problems += reaper.sweep(token, product.id, final=True,
+                                         why=f"holding its output open after {product.id} "
+                                             "exited")
+            problems += kill_group(proc)  # the group and every descendant still in reach
         finally:
             if proc.returncode is None:
                 kill_group(proc)
@@ -160,6 +246,7 @@ def observation_json(product: Product, source: bytes, input_text: str | None, fi
     problem = check_observation(obs, "the printed observation")
     if problem:
         raise Fault("protocol", f"{product.id}: {problem}")
+    check_output(obs, product.id, limits)
     fill_defaults(obs)
     # Only the court says what was not compared or what went wrong with the harness.
     obs.pop("uncomparable_axes", None)

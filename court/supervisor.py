@@ -39,6 +39,13 @@ _decode = json.JSONDecoder().decode
 OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
                            r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
 KILL_GRACE = 0.5
+# What the court keeps of one answer (a reply line, a one-shot product's standard output): the
+# program's output, at most the output-byte limit, which JSON escaping can make six times longer
+# (a control character is six bytes, \u0001), and this much beside it for the values and the
+# rest. A member that sends more gets a `protocol` fault as soon as the cap is passed: the
+# court's memory never holds more than the cap per member at a time.
+ANSWER_BASE_BYTES = 16 << 20
+DEFAULT_OUTPUT_LIMIT = 16 << 20
 
 
 class Fault(Exception):
@@ -63,6 +70,45 @@ class Limits:
     memory_bytes: int = 2 << 30  # RLIMIT_AS of each worker
     profile: str | None = None
     meter_limits: dict[str, int] | None = None
+
+
+def output_limit(limits: Limits) -> int:
+    """The output-byte limit every member runs under: the case's or command's own, else its
+    profile's (the catalog is Lispex data)."""
+    own = (limits.meter_limits or {}).get("output-byte")
+    if own is not None:
+        return own
+    from implementations.lispex.meters import default_profile, profiles
+
+    profile = profiles().get(limits.profile) if limits.profile else default_profile()
+    return profile.limit_map().get("output-byte", DEFAULT_OUTPUT_LIMIT) if profile else \
+        DEFAULT_OUTPUT_LIMIT
+
+
+def answer_cap(limits: Limits) -> int:
+    """The most bytes the court keeps of one member's answer under ``limits``."""
+    return ANSWER_BASE_BYTES + 6 * output_limit(limits)
+
+
+def too_long(who: str, what: str, cap: int) -> Fault:
+    return Fault("protocol", f"{who} wrote {what} longer than {cap >> 20} MiB, the most the court "
+                             "keeps of one answer (the output limit, escaped, and the values); "
+                             "it was killed")
+
+
+def check_output(obs: dict[str, Any], who: str, limits: Limits) -> None:
+    """The output limit holds for every member: an observation whose `stdout` is longer is not
+    one the member could have produced under its limits (a `protocol` fault)."""
+    stdout = (obs.get("semantic") or {}).get("stdout")
+    if not isinstance(stdout, str):
+        return
+    limit = output_limit(limits)
+    # A str holds at most 4 UTF-8 bytes a character: encode only what could pass the limit.
+    if len(stdout) * 4 > limit:
+        n = len(stdout.encode("utf-8", "surrogatepass"))
+        if n > limit:
+            raise Fault("protocol", f"{who} reported {n} bytes of output, more than the output "
+                                    f"limit of {limit} bytes it ran under")
 
 
 def _limit_memory(nbytes: int):
@@ -274,9 +320,14 @@ class WorkerProcess:
 
     def _receive(self, rid: int, deadline: float,
                  timeout: float = STARTUP_TIMEOUT, hello: bool = False) -> dict[str, Any]:
+        cap = answer_cap(self.limits)
         while True:
             line = self._next_line()
             if line is None:
+                if len(self._out) > cap:
+                    self._reap()
+                    self._out, self._scan = bytearray(), 0
+                    raise too_long(f"{self.product.id} worker", "a reply line", cap)
                 self._fill(deadline, timeout)
                 continue
             try:
