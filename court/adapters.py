@@ -19,7 +19,6 @@ import json
 import os
 import re
 import select
-import signal
 import subprocess
 import tempfile
 import time
@@ -35,6 +34,8 @@ from .supervisor import (
     answer_cap,
     check_output,
     kill_group,
+    relayed_signal,
+    signal_name,
     too_long,
 )
 from .worker_protocol import check_observation, fill_defaults
@@ -82,13 +83,6 @@ def _environment(limits: Limits, label: str) -> dict[str, str]:
                 LISPEX_FILENAME=label)
 
 
-def _signal_name(code: int) -> str:
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
-
-
 def _failure(product: Product, done: subprocess.CompletedProcess, allowed: tuple[int, ...],
              ) -> Fault | None:
     """The fault a finished process shows by how it ended, or None when its status is allowed."""
@@ -101,8 +95,12 @@ def _failure(product: Product, done: subprocess.CompletedProcess, allowed: tuple
         return Fault("memory-limit", f"{product.id} ran out of memory (exit status {code}; "
                                      f"{tail})")
     if code < 0:
-        return Fault("crash", f"{product.id} was killed by {_signal_name(code)}"
+        return Fault("crash", f"{product.id} was killed by {signal_name(-code)}"
                               f"{'; ' + tail if tail else ''}")
+    relayed = relayed_signal(err.strip().splitlines()[-5:])
+    if relayed:
+        return Fault("crash", f"{product.id} exited with status {code}: the process it drives "
+                              f"was killed by {relayed}; {tail}")
     return Fault("exit", f"{product.id} exited with status {code}, which its protocol does "
                          f"not allow (only {', '.join(map(str, allowed))})"
                          f"{'; ' + tail if tail else ''}")

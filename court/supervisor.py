@@ -39,6 +39,11 @@ _decode = json.JSONDecoder().decode
 OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
                            r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
 KILL_GRACE = 0.5
+# What a relay (a worker that drives another process, as the witness workers drive their Scheme)
+# says on its standard error when that process died by a signal: "killed by SIGSEGV", or the
+# status Python's subprocess gives a child killed by signal N ("exited (status -11)").
+RELAYED_SIGNAL = re.compile(r"\b(?:killed by|terminated by) (SIG[A-Z0-9]+)\b|"
+                            r"\bstatus -([1-9][0-9]?)\b")
 # What the court keeps of one answer (a reply line, a one-shot product's standard output): the
 # program's output, at most the output-byte limit, which JSON escaping can make six times longer
 # (a control character is six bytes, \u0001), and this much beside it for the values and the
@@ -70,6 +75,22 @@ class Limits:
     memory_bytes: int = 2 << 30  # RLIMIT_AS of each worker
     profile: str | None = None
     meter_limits: dict[str, int] | None = None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def relayed_signal(stderr_lines: list[str]) -> str | None:
+    """The signal a relay's last lines of standard error say the process it drives died by."""
+    for line in reversed(stderr_lines[-5:]):
+        m = RELAYED_SIGNAL.search(line)
+        if m:
+            return m[1] or signal_name(int(m[2]))
+    return None
 
 
 def output_limit(limits: Limits) -> int:
@@ -513,11 +534,12 @@ class WorkerProcess:
         if code is None:
             return "protocol", f"closed its output but did not exit{tail}"
         if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return "crash", f"was killed by {name}{tail}"
+            return "crash", f"was killed by {signal_name(-code)}{tail}"
+        relayed = relayed_signal(self.stderr_tail)
+        if relayed:
+            # The relay only reports the death it saw: the member is what it drives.
+            return "crash", (f"exited with status {code}: the process it drives was killed by "
+                             f"{relayed}{tail}")
         return "exit", f"exited with status {code}{tail}"
 
     def take_cleanup(self) -> list[str]:
