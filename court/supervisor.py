@@ -94,16 +94,18 @@ def relayed_signal(stderr_lines: list[str]) -> str | None:
 
 
 def output_limit(limits: Limits) -> int:
-    """The output-byte limit every member runs under: the case's or command's own, else its
-    profile's (the catalog is Lispex data)."""
+    """The most output a member may report under ``limits``: the output-byte limit it was sent
+    (``--limit output-byte=N``, a case's own), else 16 MiB, the default profile's, or its
+    profile's when that allows more. (A member is sent the profile's id, not its figures; the
+    witness relays apply 16 MiB unless told otherwise.)"""
     own = (limits.meter_limits or {}).get("output-byte")
     if own is not None:
         return own
-    from implementations.lispex.meters import default_profile, profiles
+    from implementations.lispex.meters import profiles
 
-    profile = profiles().get(limits.profile) if limits.profile else default_profile()
-    return profile.limit_map().get("output-byte", DEFAULT_OUTPUT_LIMIT) if profile else \
-        DEFAULT_OUTPUT_LIMIT
+    profile = profiles().get(limits.profile) if limits.profile else None
+    of_profile = profile.limit_map().get("output-byte", 0) if profile else 0
+    return max(of_profile, DEFAULT_OUTPUT_LIMIT)
 
 
 def answer_cap(limits: Limits) -> int:
