@@ -111,7 +111,7 @@ class _Deadline(Exception):
 
 
 def _read_output(proc: subprocess.Popen, who: str, cap: int, keep_stderr: bool,
-                 deadline: float) -> tuple[bytes, bytes, bool]:
+                 deadline: float) -> tuple[bytearray, bytearray, bool]:
     """(stdout, stderr, held_open) of ``proc``, read as it writes: until both pipes close, or
     until ``PIPE_GRACE`` after the process exited while something it left holds them open
     (``held_open``). Every byte is counted before it is kept: stdout past ``cap`` is a
@@ -136,10 +136,10 @@ def _read_output(proc: subprocess.Popen, who: str, cap: int, keep_stderr: bool,
             if exited is None and proc.poll() is not None:
                 exited = now
             if exited is not None and now >= exited + PIPE_GRACE:
-                return bytes(out), bytes(err), True
+                return out, err, True
             if now >= deadline:
                 if exited is not None:
-                    return bytes(out), bytes(err), True
+                    return out, err, True
                 raise _Deadline
             end = deadline if exited is None else min(deadline, exited + PIPE_GRACE)
             wait = end - now if pidfd >= 0 or exited is not None else min(end - now, 0.05)
@@ -165,7 +165,7 @@ def _read_output(proc: subprocess.Popen, who: str, cap: int, keep_stderr: bool,
     finally:
         if pidfd >= 0:
             os.close(pidfd)
-    return bytes(out), bytes(err), False
+    return out, err, False
 
 
 def run_process(product: Product, source: bytes, input_text: str | None, filename: str,
