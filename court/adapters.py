@@ -232,7 +232,9 @@ def observation_json(product: Product, source: bytes, input_text: str | None, fi
                      limits: Limits) -> dict[str, Any]:
     done, wall = _answered(product, source, input_text, filename, limits)
     try:
-        obs = json.loads(done.stdout.decode("utf-8"))
+        text = done.stdout.decode("utf-8")
+        done.stdout = b""  # a large answer is held twice at most, as text and as parsed
+        obs = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         err = done.stderr.decode("utf-8", "replace")
         tail = err.strip().splitlines()[-1:] or [""]

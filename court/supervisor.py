@@ -45,11 +45,12 @@ KILL_GRACE = 0.5
 RELAYED_SIGNAL = re.compile(r"\b(?:killed by|terminated by) (SIG[A-Z0-9]+)\b|"
                             r"\bstatus -([1-9][0-9]?)\b")
 # What the court keeps of one answer (a reply line, a one-shot product's standard output): the
-# program's output, at most the output-byte limit, which JSON escaping can make six times longer
-# (a control character is six bytes, \u0001), and this much beside it for the values and the
-# rest. A member that sends more gets a `protocol` fault as soon as the cap is passed: the
-# court's memory never holds more than the cap per member at a time.
+# program's output, at most the output-byte limit, which JSON escaping can make up to four times
+# longer (six for the rare control characters, \u0001), and this much beside it for the values
+# and the rest. A member that sends more gets a `protocol` fault as soon as the cap is passed:
+# the court holds at most about twice the cap per member at a time (the text, then parsed).
 ANSWER_BASE_BYTES = 16 << 20
+ESCAPED = 4
 DEFAULT_OUTPUT_LIMIT = 16 << 20
 
 
@@ -110,7 +111,7 @@ def output_limit(limits: Limits) -> int:
 
 def answer_cap(limits: Limits) -> int:
     """The most bytes the court keeps of one member's answer under ``limits``."""
-    return ANSWER_BASE_BYTES + 6 * output_limit(limits)
+    return ANSWER_BASE_BYTES + ESCAPED * output_limit(limits)
 
 
 def too_long(who: str, what: str, cap: int) -> Fault:
@@ -354,7 +355,9 @@ class WorkerProcess:
                 self._fill(deadline, timeout)
                 continue
             try:
-                reply = _decode(line.decode("utf-8"))
+                text = line.decode("utf-8")
+                del line  # a large reply is held twice at most, as text and as parsed
+                reply = _decode(text)
             except ValueError:  # not UTF-8 (UnicodeDecodeError is one) or not JSON
                 self._reap()
                 raise Fault("protocol", f"{self.product.id} worker wrote a line that is not "
@@ -373,14 +376,18 @@ class WorkerProcess:
                                         "restarted")
             # `"id": null, "ok": false` answers a line the worker could not read: not ours.
 
-    def _next_line(self) -> bytes | None:
+    def _next_line(self) -> bytes | bytearray | None:
         i = self._out.find(b"\n", self._scan)
         if i < 0:
             self._scan = len(self._out)
             return None
+        self._scan = 0
+        if i == len(self._out) - 1:  # the usual case, one reply: handed on, not copied
+            line, self._out = self._out, bytearray()
+            del line[i:]
+            return line
         line = bytes(self._out[:i])
         del self._out[:i + 1]
-        self._scan = 0
         return line
 
     def _fill(self, deadline: float, timeout: float) -> None:

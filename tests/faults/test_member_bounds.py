@@ -29,7 +29,7 @@ from court import reaper
 
 # The court's peak resident memory while a member floods it. Before the caps the endless reply
 # line took the court past 5 GiB and the endless one-shot output past 1.6 GiB; capped, both stay
-# near 135 MiB. The bound is generous (a loaded machine, another Python build), not a tuning.
+# near 105 MiB. The bound is generous (a loaded machine, another Python build), not a tuning.
 PEAK_BOUND_MIB = 300
 
 # Runs the command line in the court process itself and records that process's peak RSS.
@@ -100,11 +100,22 @@ def test_an_endless_reply_line_is_a_protocol_fault_with_the_courts_memory_bounde
     assert peak < PEAK_BOUND_MIB, f"the court peaked at {peak} MiB"
 
 
-def test_endless_one_shot_output_is_a_protocol_fault_with_the_courts_memory_bounded(court):
-    # issue 33's reproduction: an observation-json product that prints 1 MiB after 1 MiB.
-    cfg = court.config('[products.x]\nprotocol = "observation-json"\n'
-                       'command = ["python3", "-c", "import sys\\nwhile True: '
-                       'sys.stdout.write(\'x\' * 1048576)", "{file}"]\n')
+ENDLESS = 'import sys\nwhile True: sys.stdout.write("x" * 1048576)'
+# One observation whose `stdout` holds 100 MiB: well formed, and six times the output limit.
+HUNDRED_MIB = ('import sys\nw = sys.stdout.write\n'
+               'w(\'{"semantic": {"status": "ok", "values": [], "stdout": "\')\n'
+               'for _ in range(100): w("x" * 1048576)\n'
+               'w(\'", "exit_status": 0, "diagnostics": [], "warnings": []}}\\n\')\n')
+
+
+@pytest.mark.parametrize("script", [ENDLESS, HUNDRED_MIB], ids=["endless", "100-MiB"])
+def test_huge_one_shot_output_is_a_protocol_fault_with_the_courts_memory_bounded(court, script):
+    # issue 33's reproduction (endless: an observation-json product that prints 1 MiB after
+    # 1 MiB), and a finite observation of 100 MiB.
+    product = court.tmp / "flood.py"
+    product.write_text(script)
+    cfg = court.config(f'[products.x]\nprotocol = "observation-json"\n'
+                       f'command = ["{sys.executable}", "{product}", "{{file}}"]\n')
     done, peak = court.run("compare", str(court.program), "--impl", "tree,x", "--config",
                            str(cfg), "--timeout", "300", "--json")
     result = json.loads(done.stdout)
@@ -121,6 +132,7 @@ def test_endless_one_shot_output_over_a_corpus_leaves_a_report_merge_reads(court
     corpus.mkdir()
     for i in range(3):
         (corpus / f"c{i}.lspx").write_text(f"(+ {i} 1)\n")
+    # issue 33's reproduction, with its court.toml.
     cfg = court.config('[products.x]\nprotocol = "observation-json"\n'
                        'command = ["python3", "-c", "import sys\\nwhile True: '
                        'sys.stdout.write(\'x\' * 1048576)", "{file}"]\n')
