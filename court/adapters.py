@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
+import select
 import subprocess
 import tempfile
 import time
@@ -26,7 +26,18 @@ from typing import Any
 
 from . import reaper
 from .products import Product
-from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group
+from .supervisor import (
+    CHUNK,
+    OUT_OF_MEMORY,
+    Fault,
+    Limits,
+    answer_cap,
+    check_output,
+    kill_group,
+    relayed_signal,
+    signal_name,
+    too_long,
+)
 from .worker_protocol import check_observation, fill_defaults
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
@@ -35,6 +46,11 @@ DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) 
 # Axes a `lispex-cli` transcript cannot express separately.
 CLI_UNCOMPARABLE = ("stdout", "values", "diagnostic_phase")
 DEFAULT_PROFILE = "lispex-product-native/v1"
+# Once the product has exited, how long its pipes may stay open (a descendant finishing its last
+# write) before whatever holds them is a process left behind.
+PIPE_GRACE = 0.5
+# Of an `observation-json` product's standard error only the end is ever shown.
+STDERR_TAIL = 64 << 10
 
 
 
@@ -67,13 +83,6 @@ def _environment(limits: Limits, label: str) -> dict[str, str]:
                 LISPEX_FILENAME=label)
 
 
-def _signal_name(code: int) -> str:
-    try:
-        return signal.Signals(-code).name
-    except ValueError:
-        return f"signal {-code}"
-
-
 def _failure(product: Product, done: subprocess.CompletedProcess, allowed: tuple[int, ...],
              ) -> Fault | None:
     """The fault a finished process shows by how it ended, or None when its status is allowed."""
@@ -86,11 +95,77 @@ def _failure(product: Product, done: subprocess.CompletedProcess, allowed: tuple
         return Fault("memory-limit", f"{product.id} ran out of memory (exit status {code}; "
                                      f"{tail})")
     if code < 0:
-        return Fault("crash", f"{product.id} was killed by {_signal_name(code)}"
+        return Fault("crash", f"{product.id} was killed by {signal_name(-code)}"
                               f"{'; ' + tail if tail else ''}")
+    relayed = relayed_signal(err.strip().splitlines()[-5:])
+    if relayed:
+        return Fault("crash", f"{product.id} exited with status {code}: the process it drives "
+                              f"was killed by {relayed}; {tail}")
     return Fault("exit", f"{product.id} exited with status {code}, which its protocol does "
                          f"not allow (only {', '.join(map(str, allowed))})"
                          f"{'; ' + tail if tail else ''}")
+
+
+class _Deadline(Exception):
+    pass
+
+
+def _read_output(proc: subprocess.Popen, who: str, cap: int, keep_stderr: bool,
+                 deadline: float) -> tuple[bytearray, bytearray, bool]:
+    """(stdout, stderr, held_open) of ``proc``, read as it writes: until both pipes close, or
+    until ``PIPE_GRACE`` after the process exited while something it left holds them open
+    (``held_open``). Every byte is counted before it is kept: stdout past ``cap`` is a
+    `protocol` fault at once; stderr past it too when ``keep_stderr``, otherwise only its last
+    ``STDERR_TAIL`` bytes are kept. Raises _Deadline at ``deadline``."""
+    assert proc.stdout is not None and proc.stderr is not None
+    out, err = bytearray(), bytearray()
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    bufs = {out_fd: out, err_fd: err}
+    poller = select.poll()
+    for fd in bufs:
+        poller.register(fd, select.POLLIN)
+    try:  # readable when the process exits: no polling loop for its end
+        pidfd = os.pidfd_open(proc.pid)
+        poller.register(pidfd, select.POLLIN)
+    except (AttributeError, OSError):
+        pidfd = -1
+    exited: float | None = None
+    try:
+        while bufs:
+            now = time.monotonic()
+            if exited is None and proc.poll() is not None:
+                exited = now
+            if exited is not None and now >= exited + PIPE_GRACE:
+                return out, err, True
+            if now >= deadline:
+                if exited is not None:
+                    return out, err, True
+                raise _Deadline
+            end = deadline if exited is None else min(deadline, exited + PIPE_GRACE)
+            wait = end - now if pidfd >= 0 or exited is not None else min(end - now, 0.05)
+            for fd, _ in poller.poll(max(wait, 0) * 1000):
+                if fd == pidfd:
+                    poller.unregister(pidfd)
+                    continue
+                try:
+                    chunk = os.read(fd, CHUNK)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    poller.unregister(fd)
+                    del bufs[fd]
+                    continue
+                buf = bufs[fd]
+                buf += chunk
+                if len(buf) > cap and (fd == out_fd or keep_stderr):
+                    raise too_long(who, "standard output" if fd == out_fd else
+                                   "standard error", cap)
+                if fd == err_fd and not keep_stderr and len(buf) > 2 * STDERR_TAIL:
+                    del buf[:-STDERR_TAIL]
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
+    return out, err, False
 
 
 def run_process(product: Product, source: bytes, input_text: str | None, filename: str,
@@ -114,13 +189,22 @@ def run_process(product: Product, source: bytes, input_text: str | None, filenam
             raise Fault("build", f"cannot start {product.id}: {e}") from None
         try:
             try:
-                out, err = proc.communicate(timeout=limits.timeout)
-            except subprocess.TimeoutExpired:
+                out, err, held = _read_output(proc, product.id, answer_cap(limits),
+                                              product.protocol == "lispex-cli",
+                                              time.monotonic() + limits.timeout)
+            except _Deadline:
                 kill_group(proc)
                 raise Fault("timeout", f"{product.id} did not finish within "
                                        f"{limits.timeout:g} s; it was killed") from None
             wall = time.perf_counter() - t0
-            problems = kill_group(proc)  # the group and every descendant still in reach
+            problems = []
+            if held:
+                # The product is gone; what keeps its output open is a process it left, named
+                # here before the group kill below would remove it without a word.
+                problems += reaper.sweep(token, product.id, final=True,
+                                         why=f"holding its output open after {product.id} "
+                                             "exited")
+            problems += kill_group(proc)  # the group and every descendant still in reach
         finally:
             if proc.returncode is None:
                 kill_group(proc)
@@ -148,7 +232,9 @@ def observation_json(product: Product, source: bytes, input_text: str | None, fi
                      limits: Limits) -> dict[str, Any]:
     done, wall = _answered(product, source, input_text, filename, limits)
     try:
-        obs = json.loads(done.stdout.decode("utf-8"))
+        text = done.stdout.decode("utf-8")
+        done.stdout = b""  # a large answer is held twice at most, as text and as parsed
+        obs = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         err = done.stderr.decode("utf-8", "replace")
         tail = err.strip().splitlines()[-1:] or [""]
@@ -160,6 +246,7 @@ def observation_json(product: Product, source: bytes, input_text: str | None, fi
     problem = check_observation(obs, "the printed observation")
     if problem:
         raise Fault("protocol", f"{product.id}: {problem}")
+    check_output(obs, product.id, limits)
     fill_defaults(obs)
     # Only the court says what was not compared or what went wrong with the harness.
     obs.pop("uncomparable_axes", None)

@@ -273,10 +273,12 @@ def _strays(token: str, started: set[int], final: bool) -> list[psutil.Process]:
     return list(found.values())
 
 
-def sweep(token: str, who: str, final: bool = False) -> list[str]:
+def sweep(token: str, who: str, final: bool = False,
+          why: str = "outside its process group") -> list[str]:
     """Kill what the processes started under ``token`` left behind: children of the court that
     carry the token, and (``final``: the token's own processes are gone) every descendant noted
-    while they lived. Returns one problem per process found (empty when nothing was left)."""
+    while they lived. Returns one problem per process found (empty when nothing was left), each
+    saying ``why`` it was found."""
     with _lock:
         # Every process the court started itself, under any token, is kill_group's to stop.
         started = set().union(*_started.values()) if _started else set()
@@ -286,8 +288,7 @@ def sweep(token: str, who: str, final: bool = False) -> list[str]:
         if not strays:
             break
         for p in strays:
-            problems.append(f"{_describe(p)} was left behind by {who} outside its process "
-                            "group; it was killed")
+            problems.append(f"{_describe(p)} was left behind by {who} {why}; it was killed")
             _kill_and_reap(p)
             _noted.get(token, {}).pop(p.pid, None)
     return problems

@@ -31,7 +31,7 @@ from .files import safe_text
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
 from .supervisor import Limits
-from .verdict import FINDING_KINDS, Verdict, transcript
+from .verdict import FINDING_KINDS, Verdict, transcript, unjudged
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
             "expectation-broken", "infrastructure-error", "known-difference", "interrupted",
@@ -120,8 +120,7 @@ class CaseRecord:
 def classify(case: Case, result: CaseResult, known: KnownDifferences | None = None,
              source: str = "") -> CaseRecord:
     v = result.verdict
-    infra = any(o["semantic"]["status"] == "infrastructure-error"
-                for o in result.observations.values())
+    infra = unjudged(result.observations)
     diffs = expectation_differences(case, result.observations)
     if known:
         entry = None

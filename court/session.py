@@ -20,7 +20,7 @@ from . import forkserver
 from .adapters import ONESHOT
 from .forkserver import builtin_impl
 from .products import Resolution
-from .supervisor import Fault, Limits, WorkerProcess
+from .supervisor import Fault, Limits, WorkerProcess, check_output
 from .verdict import Verdict, judge, project
 from .worker_protocol import check_run_reply, fill_defaults
 
@@ -184,6 +184,7 @@ class CourtSession:
                     # mistake only when every member refuses it (see run_members).
                     err = reply["error"]
                     raise Fault(err["kind"], err["message"])
+                check_output(reply["observation"], member, self.limits)
                 obs = fill_defaults(reply["observation"])
             else:
                 obs = ONESHOT[product.protocol](product, source, input_text, filename,

@@ -39,6 +39,19 @@ _decode = json.JSONDecoder().decode
 OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
                            r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
 KILL_GRACE = 0.5
+# What a relay (a worker that drives another process, as the witness workers drive their Scheme)
+# says on its standard error when that process died by a signal: "killed by SIGSEGV", or the
+# status Python's subprocess gives a child killed by signal N ("exited (status -11)").
+RELAYED_SIGNAL = re.compile(r"\b(?:killed by|terminated by) (SIG[A-Z0-9]+)\b|"
+                            r"\bstatus -([1-9][0-9]?)\b")
+# What the court keeps of one answer (a reply line, a one-shot product's standard output): the
+# program's output, at most the output-byte limit, which JSON escaping can make up to four times
+# longer (six for the rare control characters, \u0001), and this much beside it for the values
+# and the rest. A member that sends more gets a `protocol` fault as soon as the cap is passed:
+# the court holds at most about twice the cap per member at a time (the text, then parsed).
+ANSWER_BASE_BYTES = 16 << 20
+ESCAPED = 4
+DEFAULT_OUTPUT_LIMIT = 16 << 20
 
 
 class Fault(Exception):
@@ -63,6 +76,63 @@ class Limits:
     memory_bytes: int = 2 << 30  # RLIMIT_AS of each worker
     profile: str | None = None
     meter_limits: dict[str, int] | None = None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def relayed_signal(stderr_lines: list[str]) -> str | None:
+    """The signal a relay's last lines of standard error say the process it drives died by."""
+    for line in reversed(stderr_lines[-5:]):
+        m = RELAYED_SIGNAL.search(line)
+        if m:
+            return m[1] or signal_name(int(m[2]))
+    return None
+
+
+def output_limit(limits: Limits) -> int:
+    """The most output a member may report under ``limits``: the output-byte limit it was sent
+    (``--limit output-byte=N``, a case's own), else 16 MiB, the default profile's, or its
+    profile's when that allows more. (A member is sent the profile's id, not its figures; the
+    witness relays apply 16 MiB unless told otherwise.)"""
+    own = (limits.meter_limits or {}).get("output-byte")
+    if own is not None:
+        return own
+    from implementations.lispex.meters import profiles
+
+    profile = profiles().get(limits.profile) if limits.profile else None
+    of_profile = profile.limit_map().get("output-byte", 0) if profile else 0
+    return max(of_profile, DEFAULT_OUTPUT_LIMIT)
+
+
+def answer_cap(limits: Limits) -> int:
+    """The most bytes the court keeps of one member's answer under ``limits``."""
+    return ANSWER_BASE_BYTES + ESCAPED * output_limit(limits)
+
+
+def too_long(who: str, what: str, cap: int) -> Fault:
+    return Fault("protocol", f"{who} wrote {what} longer than {cap >> 20} MiB, the most the court "
+                             "keeps of one answer (the output limit, escaped, and the values); "
+                             "it was killed")
+
+
+def check_output(obs: dict[str, Any], who: str, limits: Limits) -> None:
+    """The output limit holds for every member: an observation whose `stdout` is longer is not
+    one the member could have produced under its limits (a `protocol` fault)."""
+    stdout = (obs.get("semantic") or {}).get("stdout")
+    if not isinstance(stdout, str):
+        return
+    limit = output_limit(limits)
+    # A str holds at most 4 UTF-8 bytes a character: encode only what could pass the limit.
+    if len(stdout) * 4 > limit:
+        n = len(stdout.encode("utf-8", "surrogatepass"))
+        if n > limit:
+            raise Fault("protocol", f"{who} reported {n} bytes of output, more than the output "
+                                    f"limit of {limit} bytes it ran under")
 
 
 def _limit_memory(nbytes: int):
@@ -274,13 +344,20 @@ class WorkerProcess:
 
     def _receive(self, rid: int, deadline: float,
                  timeout: float = STARTUP_TIMEOUT, hello: bool = False) -> dict[str, Any]:
+        cap = answer_cap(self.limits)
         while True:
             line = self._next_line()
             if line is None:
+                if len(self._out) > cap:
+                    self._reap()
+                    self._out, self._scan = bytearray(), 0
+                    raise too_long(f"{self.product.id} worker", "a reply line", cap)
                 self._fill(deadline, timeout)
                 continue
             try:
-                reply = _decode(line.decode("utf-8"))
+                text = line.decode("utf-8")
+                del line  # a large reply is held twice at most, as text and as parsed
+                reply = _decode(text)
             except ValueError:  # not UTF-8 (UnicodeDecodeError is one) or not JSON
                 self._reap()
                 raise Fault("protocol", f"{self.product.id} worker wrote a line that is not "
@@ -299,14 +376,18 @@ class WorkerProcess:
                                         "restarted")
             # `"id": null, "ok": false` answers a line the worker could not read: not ours.
 
-    def _next_line(self) -> bytes | None:
+    def _next_line(self) -> bytes | bytearray | None:
         i = self._out.find(b"\n", self._scan)
         if i < 0:
             self._scan = len(self._out)
             return None
+        self._scan = 0
+        if i == len(self._out) - 1:  # the usual case, one reply: handed on, not copied
+            line, self._out = self._out, bytearray()
+            del line[i:]
+            return line
         line = bytes(self._out[:i])
         del self._out[:i + 1]
-        self._scan = 0
         return line
 
     def _fill(self, deadline: float, timeout: float) -> None:
@@ -462,11 +543,12 @@ class WorkerProcess:
         if code is None:
             return "protocol", f"closed its output but did not exit{tail}"
         if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return "crash", f"was killed by {name}{tail}"
+            return "crash", f"was killed by {signal_name(-code)}{tail}"
+        relayed = relayed_signal(self.stderr_tail)
+        if relayed:
+            # The relay only reports the death it saw: the member is what it drives.
+            return "crash", (f"exited with status {code}: the process it drives was killed by "
+                             f"{relayed}{tail}")
         return "exit", f"exited with status {code}{tail}"
 
     def take_cleanup(self) -> list[str]:

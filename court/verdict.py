@@ -50,6 +50,16 @@ MEMBER_FAULTS = ("crash", "protocol", "build", "memory-limit", "timeout", "exit"
 BUDGET_FAULTS = ("memory-limit", "timeout")
 
 
+def unjudged(observations: dict[str, dict[str, Any]]) -> bool:
+    """Whether the harness failed a member of the case: an observation with no answer for a
+    reason other than processes left behind. A member whose only fault is `cleanup` answered;
+    the court killed what it left and set its answer aside, so the case is `not-comparable`
+    (as :func:`judge` says), not an infrastructure error, in `court run` as in `court compare`."""
+    return any(o["semantic"]["status"] == "infrastructure-error"
+               and any(f.get("kind") != "cleanup" for f in o.get("faults") or [{}])
+               for o in observations.values())
+
+
 def transcript(sem: dict[str, Any]) -> str:
     """What `lispex run` would print: explicit output, then the values one per line."""
     if sem.get("transcript") is not None:

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .. import __version__
 from .usage import UsageError, parse_limit
@@ -87,11 +87,49 @@ def _prestart_template(court: str | None, impl: str | None) -> None:
     prestart(impls or FIXED_COURTS.get(court or DEFAULT_COURT, ()))
 
 
+# Tests only: called once a command's work is done, just before its signal handlers are put
+# back, the moment a late signal may land (a test sends one from here).
+before_restore: Callable[[], None] | None = None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Called without ``argv`` it is the program itself (``court``,
+    ``python -m court.cli``), which ends when it returns: a signal after the command's work is
+    done still exits 130 or 143, never with a traceback. Called with ``argv`` (in process, by a
+    tool or a test) it puts the caller's signal handlers back."""
+    from . import signals
+
+    restore: list[Callable[[], None]] = []
+    try:
+        status = _main(argv, restore)
+    except KeyboardInterrupt as k:  # landed in one of _main's own handlers
+        status = signals.exit_status(k)
+    if not restore:
+        return status
+    try:
+        try:
+            if before_restore is not None:
+                before_restore()
+        finally:
+            if argv is None:
+                signals.exit_on_signal()
+            else:
+                restore[0]()
+    except KeyboardInterrupt as k:
+        # The signal landed before the handlers were settled: settle them again (they may be
+        # half put back) and exit as the signal says.
+        if argv is None:
+            signals.exit_on_signal()
+        else:
+            restore[0]()
+        status = signals.exit_status(k)
+    return status
+
+
+def _main(argv: Sequence[str] | None, restore: list[Callable[[], None]]) -> int:
     parser = build_parser()
     from . import signals
 
-    restore = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:
@@ -117,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 shutdown()
         if args.command != "mcp":
-            restore = signals.install()
+            restore.append(signals.install())
         if args.command in ("run", "bless", "merge", "replay"):
             from . import run as run_cmd
 
@@ -151,6 +189,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("COURT_DEBUG"):
             raise
         return EXIT_HARNESS
-    finally:
-        if restore is not None:
-            restore()

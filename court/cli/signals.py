@@ -50,6 +50,21 @@ def install() -> Callable[[], None]:
     return restore
 
 
+def exit_on_signal() -> None:
+    """For the rest of the process: SIGINT and SIGTERM end it at once with 130 or 143 (a
+    SystemExit, so without a traceback), whatever it is doing. Once a command's work is done
+    nothing is left to stop cleanly."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def leave(signum: int, frame: object) -> None:
+        _received.append(signum)
+        raise SystemExit(status_for(signum))
+
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, leave)
+
+
 def exit_status(exc: BaseException | None = None) -> int:
     """130 or 143, for the signal that stopped the command."""
     if isinstance(exc, Terminated):

@@ -11,6 +11,7 @@ class UsageError(Exception):
 
 def parse_limit(text: str) -> tuple[str, int]:
     axis, sep, n = text.partition("=")
-    if not sep or not n.isdigit():
+    # str.isdigit() alone accepts digits int() refuses (superscripts: "²").
+    if not sep or not (n.isascii() and n.isdigit()):
         raise argparse.ArgumentTypeError(f"expected AXIS=N, got {text!r}")
     return axis, int(n)

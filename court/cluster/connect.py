@@ -42,7 +42,7 @@ def parse_spec(cluster: str | None, scheduler: str | None) -> ClusterSpec | None
         raise ClusterError("--cluster and --scheduler exclude each other")
     if cluster is not None:
         name, sep, n = cluster.partition(":")
-        if name != "local" or (sep and not n.isdigit()) or (sep and int(n) < 1):
+        if name != "local" or (sep and not (n.isascii() and n.isdigit())) or (sep and int(n) < 1):
             raise ClusterError(f"--cluster must be local or local:N with N >= 1, got {cluster!r}")
         return ClusterSpec(local_workers=int(n) if sep else cores())
     if scheduler is not None:

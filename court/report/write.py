@@ -84,6 +84,12 @@ def write_all(report: dict[str, Any], folder: Path,
     """
     blobs = render_all(report)
     where = safe_text(str(folder))
+    size = len(blobs[FILES[0]])
+    if size > MAX_REPORT_BYTES:
+        # Written, it would be a report that merge and replay refuse to read.
+        raise ReportWriteError(f"cannot write reports to {where}: court-report.json would be "
+                               f"{size >> 20} MiB, more than the {MAX_REPORT_BYTES >> 20} MiB "
+                               "the court reads back; the previous reports there are untouched")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         _remove_stale_staging(folder)

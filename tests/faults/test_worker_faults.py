@@ -13,11 +13,10 @@ import sys
 import pytest
 from fault_support import FAULTY, N_CASES, PRODUCTS, oneshot_toml, worker_toml
 
-# A member that fails while the others answer is a `member-fault` finding: exit 1. A fault the
-# harness could not pin on the member's answer (processes left behind: `cleanup`) leaves the case
-# unjudged, an infrastructure error: exit 3 (docs/court.md, exit codes).
+# A member that fails while the others answer is a `member-fault` finding: exit 1. A member
+# that answered but left processes behind (`cleanup`) has its answer set aside: the case is
+# `not-comparable`, which these runs' --strict fails: exit 1 too (docs/court.md, exit codes).
 EXIT_FAIL = 1
-EXIT_UNJUDGED = 3
 MEMBER_FAULT_KINDS = ("crash", "protocol", "build", "memory-limit", "timeout", "exit")
 
 WORKER_FAULTS = {
@@ -28,6 +27,8 @@ WORKER_FAULTS = {
     "wrong-id": ("protocol", "answered id"),
     "killed-mid-write": ("crash", "killed by SIGKILL"),
     "exit3": ("exit", "exited with status 3"),
+    "segv": ("crash", "killed by SIGSEGV"),
+    "relay-segv": ("crash", "the process it drives was killed by SIGSEGV"),
     "memory": ("memory-limit", "ran out of memory"),
     "setsid": ("cleanup", "left its process group"),
     "double-fork": ("cleanup", "left behind"),
@@ -38,6 +39,7 @@ ONESHOT_FAULTS = {
     "values-none": ("protocol", "values must be a list of strings"),
     "null": ("protocol", "must be an object"),
     "killed": ("crash", "killed by SIGKILL"),
+    "relay-segv": ("crash", "the process it drives was killed by SIGSEGV"),
     "memory": ("memory-limit", "ran out of memory"),
     "setsid": ("cleanup", "left behind"),
     "double-fork": ("cleanup", "left behind"),
@@ -53,7 +55,7 @@ def assert_only_faulty_marked(run, kind: str, words: str) -> None:
         assert obs["tree"]["semantic"]["status"] == "ok", c["id"]
         i = int(c["id"][1:])
         if i in FAULTY:
-            want = "member-fault" if kind in MEMBER_FAULT_KINDS else "infrastructure-error"
+            want = "member-fault" if kind in MEMBER_FAULT_KINDS else "not-comparable"
             assert c["outcome"] == want, c
             faulty = obs["faulty"]
             assert faulty["semantic"]["status"] == "infrastructure-error"
@@ -64,10 +66,10 @@ def assert_only_faulty_marked(run, kind: str, words: str) -> None:
             assert c["outcome"] == "agree", c
             assert obs["faulty"]["semantic"]["values"] == [str(i + 1)]
     o = report["summary"]["outcomes"]
-    marked = o["member-fault"] if kind in MEMBER_FAULT_KINDS else o["infrastructure-error"]
+    marked = o["member-fault"] if kind in MEMBER_FAULT_KINDS else o["not-comparable"]
     assert marked == len(FAULTY) and o["agree"] == N_CASES - len(FAULTY)
-    want_status = EXIT_FAIL if kind in MEMBER_FAULT_KINDS else EXIT_UNJUDGED
-    assert run.status == want_status, run.err[-2000:]
+    assert o.get("infrastructure-error", 0) == 0, o
+    assert run.status == EXIT_FAIL, run.err[-2000:]
     assert "Traceback" not in run.err, run.err[-2000:]
 
 

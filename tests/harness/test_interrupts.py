@@ -180,3 +180,34 @@ def test_an_interrupted_fuzz_campaign_still_says_what_it_tried(sig):
     assert programs > 0
     assert "findings: 0" in out
     assert_gone(workers, grace=10)
+
+
+@pytest.mark.parametrize("entry", ["program", "in-process"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_once_the_reports_are_in_place_exits_by_it_without_a_traceback(tmp_path, sig,
+                                                                                 entry):
+    """The signal lands after the set is in place, while the command puts its signal handlers
+    back (sent from the court's own test seam at exactly that point, not after a sleep): the
+    set stays whole, the command exits 130/143, and nothing prints a traceback; whether `main`
+    is the program (no arguments) or called in process with its arguments."""
+    corpus = slow_corpus(tmp_path, quick=2, slow=0)
+    out = tmp_path / "rep"
+    call = "m.main()" if entry == "program" else "m.main(sys.argv[1:])"
+    wrapper = textwrap.dedent(f"""
+        import importlib, os, sys
+        m = importlib.import_module("court.cli.main")  # the module, not its main function
+        m.before_restore = lambda: os.kill(os.getpid(), {int(sig)})
+        sys.argv = ["court", *sys.argv[1:]]
+        sys.exit({call})
+    """)
+    proc = court_process(["run", str(corpus), "--impl", "tree", "--report-dir", str(out)],
+                         wrapper=wrapper)
+    try:
+        _, err = proc.communicate(timeout=300)
+    finally:
+        proc.kill()
+    assert proc.returncode == STATUS[sig], err[-2000:]  # not 1 (the broken expectations)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-2000:]
+    report = assert_consistent_set(out)
+    assert report is not None and report["run"]["complete"] is True
+    assert report["summary"]["cases"] == 2

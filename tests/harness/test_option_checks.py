@@ -51,6 +51,11 @@ BAD = {
     "unknown axis": (["--limit", "steps=10"], "unknown meter axis 'steps'"),
     "malformed limit": (["--limit", "machine-transition"], "expected AXIS=N"),
     "huge limit": (["--limit", f"machine-transition={2 ** 60}"], "larger than 2^53"),
+    # str.isdigit() is true of "²", which int() refuses: every digit must be one int() reads.
+    "superscript limit": (["--limit", "machine-transition=²"], "expected AXIS=N"),
+    "superscript timeout": (["--timeout", "²"], "invalid float value"),
+    "superscript memory": (["--memory-limit", "²"], "invalid int value"),
+    "superscript jobs": (["--jobs", "²"], "invalid int value"),
     "timeout nan": (["--timeout", "nan"], "--timeout must be a finite number"),
     "timeout inf": (["--timeout", "inf"], "--timeout must be a finite number"),
     "timeout zero": (["--timeout", "0"], "--timeout must be a finite number"),
@@ -96,11 +101,22 @@ def test_bad_run_option_is_exit_2(paths, capsys, extra, message):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("cmd", ["run", "fuzz"])
+@pytest.mark.parametrize("value", ["local:²", "local:0", "local:x"])
+def test_bad_cluster_is_exit_2(paths, capsys, cmd, value):
+    cases, tmp_path = paths
+    argv = commands(cases, tmp_path)[cmd] + ["--cluster", value]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--cluster must be local or local:N" in err and len(err.strip().splitlines()) == 1
+
+
 def test_eval_checks_profile_and_limits(paths, capsys):
     cases, _ = paths
     program = str(cases / "case00.lspx")
     for extra, message in ((["--profile", "nope"], "unknown profile"),
-                           (["--limit", "steps=1"], "unknown meter axis")):
+                           (["--limit", "steps=1"], "unknown meter axis"),
+                           (["--limit", "output-byte=²"], "expected AXIS=N")):
         assert main(["eval", program, *extra]) == 2
         assert message in capsys.readouterr().err
 

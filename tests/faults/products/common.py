@@ -48,3 +48,15 @@ def double_fork_daemon() -> None:
             time.sleep(600)
         os._exit(0)
     os.waitpid(pid, 0)
+
+
+def relay_of_a_segfault() -> None:
+    """What a relay does when the process it drives dies by a signal (the Guile witness's relay
+    says so on its standard error, then exits 3)."""
+    import subprocess
+    import sys
+
+    code = subprocess.run([sys.executable, "-c",
+                           "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"]).returncode
+    print(f"guile witness: guile exited (status {code})", file=sys.stderr, flush=True)
+    sys.exit(3)

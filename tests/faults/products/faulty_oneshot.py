@@ -2,7 +2,8 @@
 (`observation-json`) or a `lispex run`-style transcript (mode `cli`, `lispex-cli`), and commits
 its fault when the program holds `FAULT`.
 
-Modes: exit3, values-none, null, killed, setsid, double-fork, memory (observation-json); cli
+Modes: exit3, values-none, null, killed, setsid, double-fork, memory, relay-segv (as a relay
+whose engine died by SIGSEGV) (observation-json); cli
 (a correct transcript, a wrong one on FAULT cases); settings (prints what it was given).
 """
 
@@ -12,7 +13,13 @@ import signal
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import double_fork_daemon, exhaust_memory, observation, setsid_grandchild  # noqa: E402
+from common import (  # noqa: E402
+    double_fork_daemon,
+    exhaust_memory,
+    observation,
+    relay_of_a_segfault,
+    setsid_grandchild,
+)
 
 
 def main() -> int:
@@ -47,6 +54,8 @@ def main() -> int:
             setsid_grandchild()
         if mode == "double-fork":
             double_fork_daemon()
+        if mode == "relay-segv":
+            relay_of_a_segfault()
         if mode == "memory":
             exhaust_memory()
     sys.stdout.write(json.dumps(obs) + "\n")

@@ -3,8 +3,9 @@ commits on every case whose source holds `FAULT`; other cases it answers correct
 
 Modes: null, list, no-observation, wrong-types, wrong-id (malformed replies), killed-mid-write, huge-reply
 (a correct reply of 8 MiB), setsid, double-fork (processes left behind), exit3, memory, hang,
-killed-once (killed on the first FAULT case only, as a kill from outside would be: the file
-named by $FAULTY_ONCE_FILE records that it happened).
+segv (killed by SIGSEGV), relay-segv (as a relay whose engine died by SIGSEGV), killed-once
+(killed on the first FAULT case only, as a kill from outside would be: the file named by
+$FAULTY_ONCE_FILE records that it happened).
 """
 
 import argparse
@@ -15,7 +16,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import double_fork_daemon, exhaust_memory, observation, setsid_grandchild  # noqa: E402
+from common import (  # noqa: E402
+    double_fork_daemon,
+    exhaust_memory,
+    observation,
+    relay_of_a_segfault,
+    setsid_grandchild,
+)
 
 
 def reply_for(mode: str, req: dict) -> object:
@@ -59,6 +66,10 @@ def reply_for(mode: str, req: dict) -> object:
         sys.exit(3)
     if mode == "memory":
         exhaust_memory()
+    if mode == "relay-segv":
+        relay_of_a_segfault()
+    if mode == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
     if mode == "hang":
         time.sleep(600)
     raise SystemExit(f"unknown mode {mode}")
