@@ -36,6 +36,7 @@ from .failures import in_github_actions, print_failures, progress_bar, reproduce
 from .render import Term, make_term
 from .select import choose
 from .usage import UsageError
+from .vouchers import run_receipts, signing_key
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_NO_CASES = 0, 1, 2, 3, 5
 EXIT_INTERRUPTED = signals.EXIT_SIGINT
@@ -196,6 +197,7 @@ def write_reports(report: dict[str, Any], folder: Path) -> tuple[list[Path] | No
 
 def run_run(args: argparse.Namespace) -> int:
     check_common(args)
+    key = signing_key(args, "receipts")
     shard = parse_shard(args.shard)
     everything = load_cases(args)
     res = resolution_for(args)
@@ -233,6 +235,8 @@ def run_run(args: argparse.Namespace) -> int:
         late_signal = signals.status_for(got.signum)
     print_failures(report, term)
     print_summary(report, term)
+    if key is not None and run_receipts(args, key, records, res, limits_from(args)) is not None:
+        return EXIT_USAGE
     o = report["summary"]["outcomes"]
     if o.get("interrupted") or o.get("not-run"):
         term.line(f"stopped early: {o.get('interrupted', 0)} case(s) interrupted, "
