@@ -79,10 +79,10 @@ class Policy:
     origin: str
 
 
-def _strings(entry: dict[str, Any], name: str, where: str) -> tuple[str, ...]:
+def _strings(entry: dict[str, Any], name: str, where: str, hint: str = "") -> tuple[str, ...]:
     value = entry.get(name)
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        raise PolicyError(f"{where}: {name} must be a non-empty list of strings")
+        raise PolicyError(f"{where}: {name} must be a non-empty list of strings{hint}")
     return tuple(value)
 
 
@@ -119,9 +119,11 @@ def load_policy(path: Path) -> Policy:
             raise PolicyError(f"{where}: {e}") from None
         if "id" in entry and entry["id"] != public.id:
             raise PolicyError(f"{where}: id {entry['id']} is not the id of {pub} ({public.id})")
+        courts = _strings(entry, "courts", where)
+        profiles = _strings(entry, "profiles", where)
         products = entry.get("product_ids")
         if products != "any":
-            products = _strings(entry, "product_ids", where + ' (or "any")')
+            products = _strings(entry, "product_ids", where, ' (or "any")')
         oldest = entry.get("oldest_court_version")
         if not isinstance(oldest, str) or version_tuple(oldest) is None:
             raise PolicyError(f"{where}: oldest_court_version must be a version such as "
@@ -130,7 +132,6 @@ def load_policy(path: Path) -> Policy:
             else (PAYLOAD_TYPE,)
         if public.id in keys:
             raise PolicyError(f"{where}: key {public.id} is listed twice")
-        keys[public.id] = TrustedKey(public, types, _strings(entry, "courts", where),
-                                     _strings(entry, "profiles", where),
+        keys[public.id] = TrustedKey(public, types, courts, profiles,
                                      None if products == "any" else products, oldest)
     return Policy(keys, sha256(data), str(path))
