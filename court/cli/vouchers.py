@@ -147,6 +147,7 @@ def compare_receipt(args: argparse.Namespace, key: Any, res: Any, limits: Any, s
     except OSError as e:
         print(f"court: cannot write the receipt {path}: {e.strerror}", file=sys.stderr)
         return EXIT_USAGE
+    sys.stdout.flush()  # the result first, then where its receipt went
     print(f"receipt: {path} (key {key.id[:16]}...)", file=sys.stderr)
     return None
 
