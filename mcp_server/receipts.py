@@ -28,7 +28,10 @@ def check_can_sign(key: Any, error: type) -> None:
 
 
 def sign(key: Any, res: Any, limits: Any, source: bytes, input_text: str | None, filename: str,
-         case: Any) -> dict[str, Any]:
-    from court.vouchers import receipt_for
+         case: Any, error: type) -> dict[str, Any]:
+    from court.vouchers import VoucherError, receipt_for
 
-    return receipt_for(key, res, limits, source, input_text, filename, case)
+    try:
+        return receipt_for(key, res, limits, source, input_text, filename, case)
+    except VoucherError as e:
+        raise error("receipt", f"cannot make a receipt of this result: {e.message}") from None

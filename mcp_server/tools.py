@@ -246,7 +246,8 @@ class Tools:
         elif args.get("receipt"):
             result["receipt"] = receipts.sign(self.signing_key, res, self.engine().limits,
                                               self._source(args), self._input(args),
-                                              args.get("filename", DEFAULT_FILENAME), case)
+                                              args.get("filename", DEFAULT_FILENAME), case,
+                                              ArgumentError)
         return result, False
 
     def lispex_check(self, args: dict[str, Any], control: CallControl,

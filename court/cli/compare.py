@@ -130,6 +130,8 @@ def run_compare(args: argparse.Namespace) -> int:
                       style="yellow")
         if result.get("verdict") == "not-comparable" and not args.strict:
             term.line("warning: not comparable; exit 0 (use --strict to fail)", style="yellow")
+    if key is not None and case is None:
+        print("court: no receipt: the court did not run", file=sys.stderr)
     if key is not None and case is not None:
         failed = compare_receipt(args, key, res, limits, source, input_text, case)
         if failed is not None:

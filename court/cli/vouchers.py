@@ -16,7 +16,7 @@ from typing import Any
 
 from .usage import UsageError
 
-EXIT_USAGE = 2
+EXIT_USAGE, EXIT_HARNESS = 2, 3
 
 KEYS_HELP = (
     "make a key pair for signing receipts",
@@ -141,12 +141,17 @@ def write_receipt(path: Path, key: Any, res: Any, limits: Any, source: bytes,
 def compare_receipt(args: argparse.Namespace, key: Any, res: Any, limits: Any, source: bytes,
                     input_text: str | None, case: Any) -> int | None:
     """Write `court compare`'s receipt; an exit status when it could not be written."""
+    from ..vouchers import VoucherError
+
     path = Path(args.receipt)
     try:
         write_receipt(path, key, res, limits, source, input_text, Path(args.program).name, case)
     except OSError as e:
         print(f"court: cannot write the receipt {path}: {e.strerror}", file=sys.stderr)
         return EXIT_USAGE
+    except VoucherError as e:
+        print(f"court: cannot make a receipt of this result: {e.message}", file=sys.stderr)
+        return EXIT_HARNESS
     sys.stdout.flush()  # the result first, then where its receipt went
     print(f"receipt: {path} (key {key.id[:16]}...)", file=sys.stderr)
     return None
@@ -158,6 +163,7 @@ def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any,
     status when one could not be written. A case without a result (malformed, not run) gets
     none, and is named."""
     from ..runner import _case_limits
+    from ..vouchers import VoucherError
 
     folder = Path(args.receipts)
     written, without = 0, []
@@ -174,6 +180,9 @@ def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any,
         except (OSError, UnicodeDecodeError) as e:
             print(f"court: cannot write the receipt of {case.id}: {e}", file=sys.stderr)
             return EXIT_USAGE
+        except VoucherError as e:
+            print(f"court: cannot make a receipt of {case.id}: {e.message}", file=sys.stderr)
+            return EXIT_HARNESS
         written += 1
     print(f"receipts: {written} in {folder}" + (f"; none for {len(without)} case(s) without a "
           f"result: {', '.join(without[:5])}" if without else ""), file=sys.stderr)

@@ -41,7 +41,10 @@ def b64(data: bytes) -> str:
 
 def sign_envelope(key: SigningKey, statement: dict[str, Any],
                   payload_type: str = PAYLOAD_TYPE) -> dict[str, Any]:
+    """The envelope of ``statement`` signed by ``key``. Raises VoucherError for a statement a
+    reader would refuse (past a size bound): a receipt is never issued that cannot be read."""
     payload = canonical(statement)
+    strict_loads(payload, "V130", "payload", MAX_PAYLOAD_BYTES)
     sig = key.sign(pae(payload_type, payload))
     return {"payload": b64(payload), "payloadType": payload_type,
             "signatures": [{"keyid": key.id, "sig": b64(sig)}]}

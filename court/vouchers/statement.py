@@ -198,12 +198,26 @@ def check_statement(st: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     _need(request, "profile", str, "request")
     _need(request, "limits", dict, "request")
     _need(request, "court_version", str, "request")
-    _need(results, "members", dict, "results")
-    _need(results, "verdict", dict, "results")
+    inp = request["input"]
+    if inp is not None:
+        _need(inp, "digest", dict, "request.input")
+        _need(inp, "size", int, "request.input")
+        _need(inp, "datum_digest", dict, "request.input")
+    result_members = _need(results, "members", dict, "results")
+    verdict = _need(results, "verdict", dict, "results")
+    _need(verdict, "kind", str, "results.verdict")
+    factions = _need(verdict, "factions", list, "results.verdict")
+    if not all(isinstance(f, list) and all(isinstance(m, str) for m in f) for f in factions):
+        raise VoucherError("V140", "results.verdict.factions: not lists of member names")
+    _need(verdict, "axis", (str, type(None)), "results.verdict")
     for m in members:
         if not isinstance(m, str):
             raise VoucherError("V140", "request.court.members: not a list of product ids")
         _need(products, m, dict, "products")
+        _need(products[m], "product_id", (str, type(None)), f"products.{m}")
+    for m, r in result_members.items():
+        if m not in members or not isinstance(r, dict):
+            raise VoucherError("V140", f"results.members.{m}: not a member's result")
     mismatches = []
     got = ((subject[0] or {}).get("digest") or {}).get("sha256") if isinstance(
         subject[0], dict) else None

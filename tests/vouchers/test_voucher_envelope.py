@@ -129,3 +129,8 @@ def test_a_changed_byte_breaks_the_signature(keys):
     env["payload"] = base64.b64encode(b'{"a":"2"}').decode()
     v = verify(canonical(env), keys=[pub])
     assert codes(v) == {"V110"}
+
+
+def test_a_receipt_the_reader_would_refuse_is_never_issued(keys):
+    with pytest.raises(VoucherError, match="more than the"):
+        sign_envelope(keys[0], {"values": ["x" * ((1 << 20) + 1)]})
