@@ -150,3 +150,28 @@ def test_re_execution_needs_the_source(keys):
     v = verify(signed, keys=[keys[1]])
     assert v.exit_status == 2 and codes(v, "unable") == {"V190"}
     assert "--source" in check(v, "re-execution").detail
+
+
+def test_a_member_unavailable_here_cannot_be_verified(keys, tmp_path):
+    key, pub = keys
+
+    def court(command: str) -> Path:
+        path = tmp_path / f"{Path(command).name}.toml"
+        path.write_text(f"""
+[products.second]
+command = ["{command}", "-m", "implementations.worker", "--impl", "tree"]
+protocol = "court-worker/v1"
+[courts.pair]
+members = ["tree", "second"]
+""")
+        return path
+
+    signed = receipt(key, "(+ 1 2)", court="pair", config=court(sys.executable))
+    v = verify(signed, keys=[pub], request=Request(b"(+ 1 2)"),
+               config_path=court(str(tmp_path / "no-such-python")))
+    assert v.exit_status == 2 and codes(v, "unable") == {"V170"}, v.lines()
+    assert "unavailable here: missing second" in check(v, "court").detail
+    assert {c.name: c.status for c in v.checks}["re-execution"] == "not-performed"
+    # A court this machine does not define at all.
+    v = verify(signed, keys=[pub], request=Request(b"(+ 1 2)"), reexec=False)
+    assert v.exit_status == 2 and "not defined here" in check(v, "court").detail
