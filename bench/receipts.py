@@ -7,7 +7,8 @@ Whole-process figures are the median wall time of ``--runs`` processes (spawn to
 variants interleaved round-robin so that a burst of load on the shared machine hits each alike;
 each variant runs once before timing. The in-process figures are medians of 200 repetitions of
 building and signing the statement of one finished case, and of the checks that run no
-process (envelope, signature, payload type, canonical form, statement, request). Exits 1 if a compare does not agree or a verification does not verify.
+process (envelope, signature, payload type, canonical form, statement, request); then
+``--runs`` whole verifications in process, with and without re-execution, interleaved. Exits 1 if a compare does not agree or a verification does not verify.
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def timed(cmd: list[str]) -> tuple[float, int, str]:
     return time.perf_counter() - t0, proc.returncode, proc.stdout
 
 
-def in_process(program: Path, data: Path | None, keydir: Path) -> dict[str, float]:
+def in_process(program: Path, data: Path | None, keydir: Path,
+               repeats: int) -> dict[str, float]:
     from court.products import load_config, resolve
     from court.session import CourtSession
     from court.supervisor import Limits
@@ -73,7 +75,19 @@ def in_process(program: Path, data: Path | None, keydir: Path) -> dict[str, floa
                    local=False)
         check.append(time.perf_counter() - t0)
     assert v.verified, v.lines()
+    # A whole verification in this process (the court's workers start and stop each time),
+    # with and without re-execution, interleaved.
+    whole: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(repeats):
+        for reexec in (True, False):
+            t0 = time.perf_counter()
+            v = verify(receipt, keys=[pub], request=Request(source, text, data is not None),
+                       reexec=reexec)
+            whole[reexec].append(time.perf_counter() - t0)
+            assert v.verified, v.lines()
     return {"sign": statistics.median(sign), "check": statistics.median(check),
+            "verify": statistics.median(whole[True]),
+            "verify_no_reexec": statistics.median(whole[False]),
             "receipt_bytes": len(receipt)}
 
 
@@ -117,7 +131,7 @@ def main() -> int:
                 return 1
             samples[name].append(wall)
     med = {k: statistics.median(v) for k, v in samples.items()}
-    inner = in_process(program, data, keydir)
+    inner = in_process(program, data, keydir, args.runs)
     print(f"{args.program} on tree-rust; {args.runs} runs each, interleaved; "
           f"{platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} CPUs")
@@ -130,8 +144,10 @@ def main() -> int:
     print(f"  in process: statement + canonical JSON + Ed25519 signature "
           f"{inner['sign'] * 1e6:.0f} us; checks V100..V160 (no process) {inner['check'] * 1e6:.0f} us; "
           f"receipt {inner['receipt_bytes']} bytes")
+    print(f"  in process: verify {inner['verify'] * 1000:.1f} ms with re-execution, "
+          f"{inner['verify_no_reexec'] * 1000:.1f} ms without (each starts the court's workers)")
     print(json.dumps({"median_seconds": med, "in_process_seconds": {
-        "sign": inner["sign"], "check": inner["check"]}}))
+        k: inner[k] for k in ("sign", "check", "verify", "verify_no_reexec")}}))
     return 0
 
 
