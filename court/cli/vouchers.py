@@ -157,23 +157,39 @@ def compare_receipt(args: argparse.Namespace, key: Any, res: Any, limits: Any, s
     return None
 
 
-def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any,
-                 limits: Any) -> int | None:
+def read_cases(cases: list) -> dict[str, tuple[bytes, str | None] | None]:
+    """Each case's source and input as they are before the run (None: unreadable; the run
+    records that case's fault itself)."""
+    out: dict[str, tuple[bytes, str | None] | None] = {}
+    for case in cases:
+        try:
+            out[case.id] = (case.source(), case.input_text())
+        except (OSError, UnicodeDecodeError):
+            out[case.id] = None
+    return out
+
+
+def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any, limits: Any,
+                 before: dict[str, tuple[bytes, str | None] | None]) -> int | None:
     """One receipt per judged case of `court run`, at DIR/<case id>.receipt.json; an exit
-    status when one could not be written. A case without a result (malformed, not run) gets
-    none, and is named."""
+    status when one could not be written. A case without a result (malformed, not run), or
+    whose files are not what they were when the run started, gets none, and is named: a
+    receipt binds the bytes that ran, never a later edit."""
     from ..runner import _case_limits
     from ..vouchers import VoucherError
 
     folder = Path(args.receipts)
-    written, without = 0, []
+    written, without, changed = 0, [], []
     for r in records:
-        if r.result is None:
+        if r.result is None or before.get(r.case.id) is None:
             without.append(r.case.id)
             continue
         case = r.case
         try:
-            source, input_text = case.source(), case.input_text()
+            if before[case.id] != (case.source(), case.input_text()):
+                changed.append(case.id)
+                continue
+            source, input_text = before[case.id]  # type: ignore[misc]
             write_receipt(folder / f"{case.id}.receipt.json", key, res,
                           _case_limits(limits, case), source, input_text,
                           case.program.name, r.result)
@@ -186,6 +202,10 @@ def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any,
         written += 1
     print(f"receipts: {written} in {folder}" + (f"; none for {len(without)} case(s) without a "
           f"result: {', '.join(without[:5])}" if without else ""), file=sys.stderr)
+    if changed:
+        print(f"court: no receipt for {len(changed)} case(s) whose files changed during the "
+              f"run: {', '.join(changed[:5])}", file=sys.stderr)
+        return EXIT_HARNESS
     return None
 
 

@@ -106,3 +106,27 @@ def test_run_receipts_one_per_case_each_verified(keydir, capsys, tmp_path):
             argv += ["--input", str(EXAMPLES / f"{name}.input")]
         assert main(argv) == 0, capsys.readouterr().out
         capsys.readouterr()
+
+
+def test_a_case_whose_file_changed_during_the_run_gets_no_receipt(keydir, capsys, tmp_path,
+                                                                  monkeypatch):
+    from court.cli import run as run_cmd
+    from court.cli import vouchers
+
+    def stale(cases):
+        # As if the file had been edited between the start of the run and its receipts.
+        snapshot = vouchers.read_cases(cases)
+        first = sorted(snapshot)[0]
+        source, input_text = snapshot[first]
+        snapshot[first] = (source + b" ", input_text)
+        return snapshot
+
+    monkeypatch.setattr(run_cmd, "read_cases", stale)
+    folder = tmp_path / "receipts"
+    code = main(["run", str(EXAMPLES), "-k", "age-gate", "--receipts", str(folder),
+                 "--signing-key", str(keydir / "court-signing.key"), "--report-dir",
+                 str(tmp_path / "reports"), "--plain", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "no receipt for 1 case(s) whose files changed during the run" in err
+    assert len(list(folder.rglob("*.receipt.json"))) == 2
