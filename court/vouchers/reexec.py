@@ -18,6 +18,8 @@ from .report import Finding, Verification
 from .statement import member_result, verdict_part
 
 ID_AXES = ("core_ir_id", "bytecode_id")
+# A re-run's wall clock, at most (the meters are the real limit; a receipt cannot ask more).
+MAX_TIMEOUT = 3600.0
 
 
 def receipt_limits(req: dict[str, Any]) -> Any:
@@ -32,7 +34,7 @@ def receipt_limits(req: dict[str, Any]) -> Any:
     except (KeyError, TypeError, ValueError, AttributeError):
         raise VoucherError("V140", "request.limits: expected meter_limits, timeout_seconds and "
                                    "memory_bytes as decimal text") from None
-    if not timeout > 0 or memory < 0 or any(v < 0 for v in meter.values()):
+    if not (0 < timeout <= MAX_TIMEOUT) or memory < 0 or any(v < 0 for v in meter.values()):
         raise VoucherError("V140", "request.limits: out of range")
     return Limits(timeout=timeout, memory_bytes=memory, profile=req["profile"],
                   meter_limits=meter)
