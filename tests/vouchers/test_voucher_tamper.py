@@ -146,3 +146,20 @@ def test_the_same_datum_spelled_otherwise_is_named_but_not_the_exact_request(sig
     bad = {f.what: f for f in req.findings if not f.ok}
     assert "input datum sha256 (canonical)" not in bad
     assert "spelled differently" in bad["input sha256"].why
+
+
+def test_observations_are_outside_every_digest_and_their_drift_is_a_warning(signed, keys):
+    key, pub = keys
+    st = statement_of(signed)
+    before = dict(st["subject"][0]["digest"]), dict(st["predicate"]["digests"])
+    usage = st["predicate"]["observations"]["members"]["vm"]["resources"]["usage"]
+    usage["machine_transitions"] += 1
+    st["predicate"]["observations"]["host"]["system"] = "elsewhere"
+    data = resign(key, st)
+    after = statement_of(data)
+    assert (after["subject"][0]["digest"], after["predicate"]["digests"]) == before
+    v = verify(data, keys=[pub], request=request())
+    assert v.verified and v.exit_status == 0
+    assert codes(v, "warning") == {"V191"}
+    drift = next(c for c in v.checks if c.code == "V191").findings
+    assert [f.what for f in drift] == ["vm meter figures"]
