@@ -45,7 +45,8 @@ def run_checks(v: Verification, statement: dict[str, Any], request: Any, *, reex
     pred = statement["predicate"]
     res = _court(v, pred["request"]["court"], config_path)
     if res is None:
-        v.skip_rest("the court cannot run here (V170)")
+        for name in ("products", "re-execution", "observations"):
+            v.add(name, NOT_PERFORMED, "the court cannot run here (V170)")
         _verdict(v, pred, None)
         return
     from court.session import CourtSession

@@ -172,6 +172,7 @@ members = ["tree", "second"]
     assert v.exit_status == 2 and codes(v, "unable") == {"V170"}, v.lines()
     assert "unavailable here: missing second" in check(v, "court").detail
     assert {c.name: c.status for c in v.checks}["re-execution"] == "not-performed"
+    assert len(v.checks) == 12 and check(v, "verdict").status == "passed"
     # A court this machine does not define at all.
     v = verify(signed, keys=[pub], request=Request(b"(+ 1 2)"), reexec=False)
     assert v.exit_status == 2 and "not defined here" in check(v, "court").detail

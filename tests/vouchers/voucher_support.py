@@ -63,6 +63,10 @@ def resign(key: Any, statement: dict[str, Any], *, payload_type: str = PAYLOAD_T
 
 
 def codes(v: Any, status: str = "failed") -> set[str]:
+    """The codes of the checks with ``status``; first, that every check is listed once."""
+    from court.vouchers.codes import CHECKS
+
+    assert sorted(c.code for c in v.checks) == sorted(k.code for k in CHECKS), v.lines()
     return {c.code for c in v.checks if c.status == status}
 
 
