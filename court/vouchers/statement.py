@@ -178,6 +178,8 @@ def check_statement(st: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     subject = _need(st, "subject", list, "statement")
     if len(subject) != 1:
         raise VoucherError("V140", f"subject: expected one entry, got {len(subject)}")
+    _need(subject[0], "name", str, "subject[0]")
+    _need(_need(subject[0], "digest", dict, "subject[0]"), "sha256", str, "subject[0].digest")
     pred = _need(st, "predicate", dict, "statement")
     extra = sorted(set(pred) - set(PARTS))
     if extra:
@@ -219,8 +221,7 @@ def check_statement(st: dict[str, Any]) -> list[tuple[str, Any, Any]]:
         if m not in members or not isinstance(r, dict):
             raise VoucherError("V140", f"results.members.{m}: not a member's result")
     mismatches = []
-    got = ((subject[0] or {}).get("digest") or {}).get("sha256") if isinstance(
-        subject[0], dict) else None
+    got = subject[0]["digest"]["sha256"]
     if got != digest_of(request):
         mismatches.append(("subject digest (of the request)", digest_of(request), got))
     for part, value in (("products", products), ("results", results)):

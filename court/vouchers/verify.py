@@ -66,8 +66,9 @@ def verify(receipt: bytes, *, keys: list[PublicKey] | None = None, policy: Polic
     try:
         statement = read_payload(env.payload)
     except VoucherError as e:
-        name = "canonical" if e.code == "V130" else "statement"
-        v.add(name, FAILED, e.message)
+        if e.code != "V130":
+            v.add("canonical", PASSED, "RFC 8785 canonical JSON")
+        v.add("canonical" if e.code == "V130" else "statement", FAILED, e.message)
         v.skip_rest(f"the payload is not a well-formed receipt ({e.code})")
         return v
     v.add("canonical", PASSED, "RFC 8785 canonical JSON")

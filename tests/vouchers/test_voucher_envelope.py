@@ -134,3 +134,21 @@ def test_a_changed_byte_breaks_the_signature(keys):
 def test_a_receipt_the_reader_would_refuse_is_never_issued(keys):
     with pytest.raises(VoucherError, match="more than the"):
         sign_envelope(keys[0], {"values": ["x" * ((1 << 20) + 1)]})
+
+
+@pytest.mark.parametrize("statement,message", [
+    ({"_type": "https://in-toto.io/Statement/v1"}, "predicateType"),
+    ({"_type": "https://in-toto.io/Statement/v1", "predicateType":
+      "https://lispex.dev/court-receipt/v1", "subject": [{"digest": {}}], "predicate": {}},
+     "subject[0].name"),
+    ({"_type": "https://in-toto.io/Statement/v1", "predicateType":
+      "https://lispex.dev/court-receipt/v1", "subject": [{"name": "x", "digest": {"sha256": ""}}],
+      "predicate": {"request": {}, "extra": {}}}, "unknown part"),
+    (["not", "an", "object"], "not a JSON object"),
+])
+def test_a_statement_of_another_shape_fails_the_statement_check(keys, statement, message):
+    key, pub = keys
+    v = verify(resign(key, statement, digests=False), keys=[pub])
+    assert codes(v) == {"V140"}
+    failed = next(c for c in v.checks if c.code == "V140")
+    assert message in failed.detail
