@@ -7,10 +7,8 @@ Building the parser imports nothing heavy; the cryptography loads only when a ke
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +117,8 @@ def signing_key(args: argparse.Namespace, target: str) -> Any:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".receipt-", dir=path.parent)
     try:
@@ -243,6 +243,8 @@ def _read(path: str, what: str, limit: int) -> bytes:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    import json
+
     from ..corpus import MAX_INPUT_BYTES, MAX_PROGRAM_BYTES
     from ..vouchers.canonical import MAX_RECEIPT_BYTES
     from ..vouchers.keys import KeyFileError, load_public_key
