@@ -176,3 +176,14 @@ members = ["tree", "second"]
     # A court this machine does not define at all.
     v = verify(signed, keys=[pub], request=Request(b"(+ 1 2)"), reexec=False)
     assert v.exit_status == 2 and "not defined here" in check(v, "court").detail
+
+
+def test_a_receipt_of_a_disagreement_verifies_when_it_reproduces(keys, tmp_path):
+    key, pub = keys
+    buggy = seeded_config(tmp_path, "quotient")
+    signed = receipt(key, QUOTIENT, court="buggy", config=buggy)
+    verdict = statement_of(signed)["predicate"]["results"]["verdict"]
+    assert (verdict["kind"], verdict["axis"]) == ("disagree", "values")
+    v = verify(signed, keys=[pub], request=Request(QUOTIENT.encode()), config_path=buggy)
+    assert v.verified, v.lines()
+    assert check(v, "verdict").detail == "disagree, as the re-run found"
