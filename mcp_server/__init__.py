@@ -2,6 +2,7 @@
 2026-07-28 at once.
 
     court mcp serve [--product ID_OR_MANIFEST ...] [--timeout SECONDS] [--profile ID]
+                    [--signing-key KEY]
     python -m mcp_server [same options]
 
 This module stays import-light (argparse only): ``court`` builds its parser from it for every
@@ -26,3 +27,6 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                         f"(default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--profile", default=DEFAULT_PROFILE, metavar="ID",
                    help=f"default resource profile of the tools (default {DEFAULT_PROFILE})")
+    p.add_argument("--signing-key", metavar="KEY",
+                   help="an Ed25519 private key (court keys generate): lispex_compare then "
+                        "returns a signed receipt when called with \"receipt\": true")

@@ -54,6 +54,10 @@ def _input_schemas(products: list[str], courts: list[str], profiles: list[str],
                 "court": {"type": "string", "enum": courts, "default": default_court,
                           "description": "the panel of implementations to compare"},
                 "profile": profile,
+                "receipt": {"type": "boolean", "default": False,
+                            "description": "also return a signed receipt (a DSSE envelope, "
+                                           "docs/vouchers.md); needs a server started with "
+                                           "--signing-key"},
             },
         },
         "lispex_check": {
@@ -158,6 +162,7 @@ COMPARE_RESULT = {
         "suspect": {"type": ["object", "null"]},
         "evidence": OBJECT,
         "timeout_seconds": {"type": "number"},
+        "receipt": {"type": "object", "required": ["payload", "payloadType", "signatures"]},
     },
 }
 

@@ -411,4 +411,11 @@ def _start(args: argparse.Namespace) -> Any:
     except ConfigError as e:
         _log(str(e))
         return None
-    return Tools(config, args.timeout, args.profile or DEFAULT_PROFILE)
+    tools = Tools(config, args.timeout, args.profile or DEFAULT_PROFILE)
+    if getattr(args, "signing_key", None):
+        from .receipts import load_key
+
+        tools.signing_key = load_key(args.signing_key, _log)
+        if tools.signing_key is None:
+            return None
+    return tools

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import schema
+from . import receipts, schema
 from .engine import CallControl
 from .reference import TOPICS, Reference, diagnostic_entry
 from .schemas import MAX_SOURCE, input_schemas, output_schema
@@ -88,6 +88,7 @@ class Tools:
         self._engine: Engine | None = None
         self._engine_lock = threading.Lock()
         self._definitions: list[dict[str, Any]] | None = None
+        self.signing_key: Any = None  # --signing-key: lispex_compare may sign receipts
 
     def definitions(self) -> list[dict[str, Any]]:
         if self._definitions is None:
@@ -224,6 +225,8 @@ class Tools:
         from court.record import result_json, unavailable_result
 
         court = args.get("court", self.default_court)
+        if args.get("receipt"):
+            receipts.check_can_sign(self.signing_key, ArgumentError)
         try:
             res = self.engine().resolve(court=court)
         except ConfigError as e:  # a court from a court.toml given at start can be malformed
@@ -240,6 +243,11 @@ class Tools:
         if timed_out:
             result["status"] = "timeout"
             result["timeout_seconds"] = self.timeout
+        elif args.get("receipt"):
+            result["receipt"] = receipts.sign(self.signing_key, res, self.engine().limits,
+                                              self._source(args), self._input(args),
+                                              args.get("filename", DEFAULT_FILENAME), case,
+                                              ArgumentError)
         return result, False
 
     def lispex_check(self, args: dict[str, Any], control: CallControl,

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from .help import COMMANDS
+from .vouchers import add_receipt_options, add_run_receipt_options
 
 FUZZ_PROFILE = "lispex-generated-11088/v1"
 TIMEOUT_HELP = ("wall-clock safety net in seconds per member per case (default 60); the meters "
@@ -44,6 +45,7 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="not-comparable exits 1")
     p.add_argument("--wide", action="store_true",
                    help="show resources and product ids even on a narrow terminal")
+    add_receipt_options(p)
     add_output(p)
 
 
@@ -80,6 +82,7 @@ def add_corpus_commands(sub: Any) -> None:
     r.add_argument("--strict", action="store_true",
                    help="not-comparable and infrastructure errors fail the run")
     r.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
+    add_run_receipt_options(r)
     add_cluster(r)
     b = command(sub, "bless")
     add_common(b)

@@ -22,6 +22,7 @@ from . import checks
 from .checks import read_input, read_program
 from .render import make_term
 from .usage import UsageError
+from .vouchers import compare_receipt, signing_key
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 
@@ -100,8 +101,10 @@ def run_compare(args: argparse.Namespace) -> int:
     source = read_program(args.program)
     input_text = read_input(args)
     check_input(input_text)
+    key = signing_key(args, "receipt")
     res = resolution(args)
     term = make_term(plain=args.plain)
+    case = None
     if not res.available:
         result = unavailable_result(res)
     else:
@@ -127,6 +130,12 @@ def run_compare(args: argparse.Namespace) -> int:
                       style="yellow")
         if result.get("verdict") == "not-comparable" and not args.strict:
             term.line("warning: not comparable; exit 0 (use --strict to fail)", style="yellow")
+    if key is not None and case is None:
+        print("court: no receipt: the court did not run", file=sys.stderr)
+    if key is not None and case is not None:
+        failed = compare_receipt(args, key, res, limits, source, input_text, case)
+        if failed is not None:
+            return failed
     return exit_code(result, args.strict)
 
 

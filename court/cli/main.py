@@ -65,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_fuzz_commands(sub)
 
+    from .vouchers import add_commands as add_voucher_commands
+
+    add_voucher_commands(sub, _Parser)
+
     pr = command(sub, "products")
     pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
@@ -164,6 +168,10 @@ def _main(argv: Sequence[str] | None, restore: list[Callable[[], None]]) -> int:
             from . import fuzz as fuzz_cmd
 
             return getattr(fuzz_cmd, f"run_{args.command}")(args)
+        if args.command in ("keys", "verify"):
+            from . import vouchers
+
+            return getattr(vouchers, f"run_{args.command}")(args)
         if args.command == "products":
             from .compare import run_products
 

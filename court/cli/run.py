@@ -36,6 +36,7 @@ from .failures import in_github_actions, print_failures, progress_bar, reproduce
 from .render import Term, make_term
 from .select import choose
 from .usage import UsageError
+from .vouchers import read_cases, run_receipts, signing_key
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_NO_CASES = 0, 1, 2, 3, 5
 EXIT_INTERRUPTED = signals.EXIT_SIGINT
@@ -196,6 +197,7 @@ def write_reports(report: dict[str, Any], folder: Path) -> tuple[list[Path] | No
 
 def run_run(args: argparse.Namespace) -> int:
     check_common(args)
+    key = signing_key(args, "receipts")
     shard = parse_shard(args.shard)
     everything = load_cases(args)
     res = resolution_for(args)
@@ -208,6 +210,7 @@ def run_run(args: argparse.Namespace) -> int:
     if isinstance(cases, int):
         return cases
     runner = corpus_runner(args)  # None: a local run
+    before = read_cases(cases) if key is not None else {}
     term = make_term(plain=args.plain)
     started = dt.datetime.now(dt.UTC)
     records, cleanup, complete, stopped_by = execute(cases, res, args, term, args.fail_fast,
@@ -233,6 +236,9 @@ def run_run(args: argparse.Namespace) -> int:
         late_signal = signals.status_for(got.signum)
     print_failures(report, term)
     print_summary(report, term)
+    # Receipts that could not be made fail a run that would pass; a failing run stays failed.
+    unsigned = run_receipts(args, key, records, res, limits_from(args), before) \
+        if key is not None else None
     o = report["summary"]["outcomes"]
     if o.get("interrupted") or o.get("not-run"):
         term.line(f"stopped early: {o.get('interrupted', 0)} case(s) interrupted, "
@@ -257,7 +263,7 @@ def run_run(args: argparse.Namespace) -> int:
     elif status == EXIT_OK and o.get("not-comparable"):
         term.line("warning: some cases were not comparable; exit 0 (use --strict to fail)",
                   style="yellow")
-    return status
+    return unsigned if unsigned is not None and status == EXIT_OK else status
 
 
 def _line(r: CaseRecord) -> str:
