@@ -130,7 +130,17 @@ def _diagnostic(o: dict[str, Any]) -> str:
     if o.get("faults"):
         return "; ".join(f"{f['kind']}: {f['message']}" for f in o["faults"])
     diag = (sem.get("diagnostics") or [None])[0]
-    return f"{diag['code']} {diag['message']}" if diag else ""
+    return diagnostic_text(diag) if diag else ""
+
+
+def diagnostic_text(diag: dict[str, Any]) -> str:
+    """A diagnostic as the catalogue renders it, ``CODE file:line:column message irritants``
+    (the position left out where the member gave none)."""
+    span = diag.get("span") or {}
+    where = (f" {span.get('file') or '-'}:{span['line']}:{span['column']}"
+             if span.get("line") is not None else "")
+    irritants = "".join(f" {i}" for i in diag.get("irritants") or [])
+    return f"{diag['code']}{where} {diag['message']}{irritants}"
 
 
 def member_rows(result: dict[str, Any]) -> list[dict[str, str]]:
@@ -266,7 +276,7 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
             term.wrapped(f"  looked at: {r}")
         return
     if term.plain:
-        render_plain(result, term)
+        render_plain(result, term, wide)
     else:
         term.console.print(members_table(result, term.width, wide))
     verdict = result["verdict"]
@@ -291,7 +301,7 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
             term.line(t)
 
 
-def render_plain(result: dict[str, Any], term: Term) -> None:
+def render_plain(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     """Stable, greppable lines: one per member, fields named; a diagnostic or fault follows on
     its own line, whole (it is the reason, and a cut reason helps nobody)."""
     term.line(f"court {result['court']}")
@@ -301,6 +311,12 @@ def render_plain(result: dict[str, Any], term: Term) -> None:
                  f"values {elide(r['values'], 60)}"]
         if r["stdout"]:
             parts.append(f"stdout {elide(r['stdout'], 40)}")
-        term.line("  " + ", ".join(parts))
+        if wide:
+            parts += [f"wall {r['wall']}", f"cpu {r['cpu']}", f"peak rss {r['peak rss']}",
+                      f"product {r['product'] or '-'}"]
+        if wide:
+            term.wrapped("  " + ", ".join(parts))
+        else:
+            term.line("  " + ", ".join(parts))
         if r["diagnostic"]:
             term.wrapped("    " + r["diagnostic"].replace("\n", " "))
