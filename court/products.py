@@ -8,6 +8,7 @@ missing and where it looked. Nothing ever falls back to another product.
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -186,12 +187,32 @@ class Config:
     source: str | None  # the court.toml read, if any
 
 
+def find_config(start: Path) -> Path | None:
+    """The nearest ``court.toml`` in ``start`` or a parent folder, as pytest finds its
+    configuration. A file of that name that defines neither products nor courts belongs to
+    something else: it is passed over, so it cannot hide the built-in courts."""
+    for folder in (start, *start.parents):
+        candidate = folder / "court.toml"
+        if candidate.is_file() and _is_court_config(candidate):
+            return candidate.resolve()
+    return None
+
+
+def _is_court_config(path: Path) -> bool:
+    try:
+        data = tomllib.loads(read_bounded(path, MAX_CONFIG_BYTES, "court.toml").decode("utf-8"))
+    except (FileRefused, OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True  # ours or not, it cannot be read: load_config says why
+    return "products" in data or "courts" in data
+
+
 def load_config(path: Path | None = None, *, search_cwd: bool = True) -> Config:
-    """Built-in products and courts, plus a court.toml (given, or found in the current folder)."""
+    """Built-in products and courts, plus a court.toml (given, or the nearest one found from the
+    current folder up: `find_config`)."""
     products = builtin_products()
     courts = dict(FIXED_COURTS)
-    if path is None and search_cwd and Path("court.toml").is_file():
-        path = Path("court.toml")
+    if path is None and search_cwd:
+        path = find_config(Path.cwd())
     if path is None:
         return Config(products, courts, None)
     try:
@@ -261,7 +282,9 @@ def resolve(config: Config, court: str | None = None, impls: list[str] | None = 
     else:
         name = court or DEFAULT_COURT
         if name not in config.courts:
-            raise ConfigError(f"unknown court {name!r}; known: {', '.join(config.courts)}")
+            close = difflib.get_close_matches(name, list(config.courts), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"unknown court {name!r}{hint}; known: {', '.join(config.courts)}")
         members = config.courts[name]
     if len(set(members)) != len(members):
         raise ConfigError(f"court {name!r} names a product twice; each member runs once")

@@ -129,6 +129,26 @@ def _abort_fault(control: CallControl) -> Fault:
     return Fault("cancelled", "the call was cancelled by the client; the member was stopped")
 
 
+def remedy(missing: list[str], offered: Config) -> str:
+    """How to make a court's missing members available, for the result of an unavailable call:
+    the start flag for a built-in product this server does not offer unless asked, and for the
+    rest the routes the court tried (``attempted_routes``)."""
+    builtin = load_config(None, search_cwd=False).products
+    opt_in = [m for m in missing if m in builtin and m not in offered.products]
+    rest = [m for m in missing if m not in opt_in]
+    parts = []
+    if opt_in:
+        flags = " ".join(f"--product {m}" for m in opt_in)
+        parts.append(f"{', '.join(opt_in)} {'is' if len(opt_in) == 1 else 'are'} built in but "
+                     f"offered only when the server is started with {flags} "
+                     f"(court mcp serve {flags})")
+    if rest:
+        parts.append(f"{', '.join(rest)} cannot run on this machine: install "
+                     f"{'it' if len(rest) == 1 else 'them'} where attempted_routes looked, or "
+                     "start the server with --product naming a manifest that can")
+    return "; ".join(parts)
+
+
 class Engine:
     def __init__(self, config: Config, timeout: float) -> None:
         self.config = config

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-MAX_SOURCE = 8 << 20  # characters here; the handler also bounds the UTF-8 bytes
+MAX_SOURCE = 8 << 20  # characters here (JSON Schema counts characters); the handler bounds bytes
 MAX_INPUT = 1 << 20
 MAX_FILENAME = 4096
 
@@ -15,9 +15,13 @@ STR: dict[str, Any] = {"type": "string"}
 STR_OR_NULL: dict[str, Any] = {"type": ["string", "null"]}
 STRINGS: dict[str, Any] = {"type": "array", "items": STR}
 OBJECT: dict[str, Any] = {"type": "object"}
+REMEDY: dict[str, Any] = {"type": "string", "description": "for status unavailable: how to make "
+                          "the missing members available (the server flag, or what to install)"}
 
 SOURCE = {"type": "string", "maxLength": MAX_SOURCE,
-          "description": "the whole Lispex program text (top-level forms run in order)"}
+          "description": "the whole Lispex program text (top-level forms run in order); at "
+                         "most 8 MiB (8,388,608 bytes) as UTF-8: a longer source is refused "
+                         "with invalid params, whatever its length in characters"}
 INPUT = {"type": "string", "minLength": 1, "maxLength": MAX_INPUT,
          "description": "one Lispex datum as text, e.g. \"(age 17)\"; bound, unevaluated, to "
                         "the global `input` (omit it and `input` is unbound)"}
@@ -120,6 +124,7 @@ EVAL_RESULT = {
         "faults": FAULTS,
         "missing_prerequisites": STRINGS,
         "attempted_routes": STRINGS,
+        "remedy": REMEDY,
         "timeout_seconds": {"type": "number"},
     },
 }
@@ -150,6 +155,7 @@ COMPARE_RESULT = {
         "divergence": {"type": ["object", "null"]},
         "missing_prerequisites": STRINGS,
         "attempted_routes": STRINGS,
+        "remedy": REMEDY,
         "faults": {"type": "array", "items": OBJECT},
         "core_ir_id": STR_OR_NULL,
         "bytecode_id": STR_OR_NULL,
@@ -228,7 +234,28 @@ OUTPUT_RESULTS = {
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+def portable(schema: Any) -> Any:
+    """``schema`` with every ``"type": [T, "null"]`` written as ``anyOf`` of the two, which
+    every client's validator reads the same way (a type list is valid JSON Schema, but some
+    MCP clients and code generators warn on it or read only its first type)."""
+    if isinstance(schema, list):
+        return [portable(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: portable(v) for k, v in schema.items()}
+    kind = out.get("type")
+    if isinstance(kind, list) and "null" in kind:
+        rest = [t for t in kind if t != "null"]
+        inner = {k: v for k, v in out.items() if k != "type"}
+        if "enum" in inner:
+            inner["enum"] = [e for e in inner["enum"] if e is not None]
+        inner["type"] = rest[0] if len(rest) == 1 else rest
+        return {"anyOf": [inner, {"type": "null"}]}
+    return out
+
+
 def output_schema(tool: str) -> dict[str, Any]:
     """Results travel as ``structuredContent.result``."""
     return {"$schema": DIALECT, "type": "object", "required": ["result"],
-            "additionalProperties": False, "properties": {"result": OUTPUT_RESULTS[tool]}}
+            "additionalProperties": False,
+            "properties": {"result": portable(OUTPUT_RESULTS[tool])}}

@@ -185,6 +185,11 @@ class Tools:
         except InputRejected as e:
             raise ArgumentError("input", f"input is not one Lispex datum: {e}") from None
 
+    def remedy(self, missing: list[str]) -> str:
+        from .engine import remedy
+
+        return remedy(missing, self.engine().config)
+
     def lispex_eval(self, args: dict[str, Any], control: CallControl,
                     progress: Callable[[str], None] | None) -> tuple[dict[str, Any], bool]:
         impl = args.get("implementation", "tree")
@@ -192,7 +197,8 @@ class Tools:
         if not res.available:
             return {**_empty_eval(impl, "unavailable"),
                     "missing_prerequisites": res.missing,
-                    "attempted_routes": res.attempted_routes}, False
+                    "attempted_routes": res.attempted_routes,
+                    "remedy": self.remedy(res.missing)}, False
         if progress:
             control.on_member = lambda m, o: progress(f"{m}: {o['semantic']['status']}")
         case = self._run(res, args, control)
@@ -232,7 +238,7 @@ class Tools:
         except ConfigError as e:  # a court from a court.toml given at start can be malformed
             raise ArgumentError("court", str(e)) from None
         if not res.available:
-            return unavailable_result(res), False
+            return {**unavailable_result(res), "remedy": self.remedy(res.missing)}, False
         if progress:
             control.on_member = lambda m, o: progress(f"{m}: {o['semantic']['status']}")
         case = self._run(res, args, control)

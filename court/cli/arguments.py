@@ -40,7 +40,7 @@ def add_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
                    help="address-space limit per worker in MiB (64..1048576, default 2048)")
     p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
-    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    p.add_argument("--config", help="a court.toml (default: the nearest court.toml in this folder or a parent)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--strict", action="store_true", help="not-comparable exits 1")
     p.add_argument("--wide", action="store_true",
@@ -67,21 +67,27 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=None, help=TIMEOUT_HELP)
     p.add_argument("--memory-limit", type=int, default=2048, metavar="MIB",
                    help="address-space limit per worker in MiB (64..1048576, default 2048)")
-    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    p.add_argument("--config", help="a court.toml (default: the nearest court.toml in this folder or a parent)")
     add_output(p)
 
 
 def add_corpus_commands(sub: Any) -> None:
     r = command(sub, "run")
     add_common(r)
-    r.add_argument("--last-failed", action="store_true",
+    r.add_argument("--lf", "--last-failed", dest="last_failed", action="store_true",
                    help="only the cases that failed in the report in --report-dir (all cases "
                         "when it records no failure)")
     r.add_argument("--shard", metavar="K/N", help="run the K-th of N stable slices")
     r.add_argument("--report-dir", default="reports", help="where reports go (default reports/)")
     r.add_argument("--strict", action="store_true",
                    help="not-comparable and infrastructure errors fail the run")
-    r.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
+    r.add_argument("-x", "--exitfirst", "--fail-fast", dest="fail_fast", action="store_true",
+                   help="stop at the first failure")
+    loud = r.add_mutually_exclusive_group()
+    loud.add_argument("-v", "--verbose", action="store_true",
+                      help="a line for every case as it is judged, agreeing ones too")
+    loud.add_argument("-q", "--quiet", action="store_true",
+                      help="only the failures and one summary line")
     add_run_receipt_options(r)
     add_cluster(r)
     b = command(sub, "bless")
@@ -155,4 +161,4 @@ def _limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per member per case")
     p.add_argument("--memory-limit", type=int, default=1024, metavar="MIB")
     p.add_argument("--jobs", type=int, default=2, help="members run at once (default 2)")
-    p.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    p.add_argument("--config", help="a court.toml (default: the nearest court.toml in this folder or a parent)")

@@ -83,24 +83,30 @@ def exit_code(result: dict[str, Any], strict: bool) -> int:
     return EXIT_DISAGREE if strict else EXIT_AGREE
 
 
-def check_input(text: str | None) -> None:
-    """Reject a malformed input datum before any worker starts: it is the user's mistake."""
+def check_input(text: str | None, label: str = "--input") -> None:
+    """Reject a malformed input datum before any worker starts: it is the user's mistake. The
+    message names where the datum came from (the file, or --input) and the position."""
     if text is None:
         return
     from implementations.lispex.errors import LispexError
     from implementations.lispex.reader import read_datum_text
 
     try:
-        read_datum_text(text, "<input>")
+        read_datum_text(text, label)
     except LispexError as e:
-        raise UsageError(f"court: invalid input datum: {e.code} {e.message}") from None
+        where = f"{label}:{e.span[1]}:{e.span[2]}" if e.span is not None else label
+        raise UsageError(f"court: invalid input datum in {where}: {e.code} {e.message}") from None
+
+
+def input_label(args: argparse.Namespace) -> str:
+    return getattr(args, "input_file", None) or "--input"
 
 
 def run_compare(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     source = read_program(args.program)
     input_text = read_input(args)
-    check_input(input_text)
+    check_input(input_text, input_label(args))
     key = signing_key(args, "receipt")
     res = resolution(args)
     term = make_term(plain=args.plain)
@@ -156,9 +162,28 @@ def run_products(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps({"schema": "lispex.court-products/v1", "products": rows,
                                      "courts": courts, "lineages": lineages}) + "\n")
         return 0
+    term = make_term()
+    if term.plain:
+        # A pipe or a log: one line per product, fields named, never a table split mid-word.
+        for r in rows:
+            available = "yes" if r["available"] else f"no ({r['why_not']})"
+            term.wrapped(f"{r['id']}: {r['title'] or '-'}; family {r['family'] or '-'}, version "
+                         f"{r['version'] or '-'}, lineage {r['lineage']}, available {available}, "
+                         f"protocol {r['protocol']}, route {r['route']}, origin {r['origin']}")
+    else:
+        term.console.print(_products_table(rows))
+    for lineage, members in lineages.items():
+        if len(members) > 1:
+            term.wrapped(f"lineage {lineage}: {', '.join(members)} share one kernel; against "
+                         "another lineage they count as one voice")
+    for name, members in courts.items():
+        term.wrapped(f"court {name}: {', '.join(members)}")
+    return 0
+
+
+def _products_table(rows: list[dict[str, Any]]) -> Any:
     from rich.table import Table
 
-    term = make_term()
     t = Table(title="products", title_justify="left")
     for col in ("id", "title", "family", "version", "lineage", "available", "protocol", "route",
                 "origin"):
@@ -167,11 +192,4 @@ def run_products(args: argparse.Namespace) -> int:
         t.add_row(r["id"], r["title"] or "-", r["family"] or "-", r["version"] or "-",
                   r["lineage"], "yes" if r["available"] else f"no ({r['why_not']})",
                   r["protocol"], r["route"], r["origin"])
-    term.console.print(t)
-    for lineage, members in lineages.items():
-        if len(members) > 1:
-            term.line(f"lineage {lineage}: {', '.join(members)} share one kernel; against "
-                      "another lineage they count as one voice")
-    for name, members in courts.items():
-        term.line(f"court {name}: {', '.join(members)}")
-    return 0
+    return t

@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import shlex
+from pathlib import Path
 from typing import Any
 
 from rich.progress import (
@@ -22,7 +23,7 @@ from rich.text import Text
 from ..report.markdown import failing
 from ..verdict import evidence_lines
 from .checks import DEFAULT_TIMEOUT
-from .render import Term, divergence_lines, elide, fit_text
+from .render import Term, divergence_lines, elide, fit_text, marked_values
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
 DEFAULT_MEMORY_MIB = 2048
@@ -37,25 +38,48 @@ def in_github_actions() -> bool:
     return os.environ.get("GITHUB_ACTIONS") == "true"
 
 
-def reproduce_argv(case: Any, res: Any, args: argparse.Namespace) -> list[str]:
-    """The `court compare` command that runs one corpus case as `court run` ran it."""
-    argv = ["court", "compare", str(case.program)]
+def config_argv(res: Any, args: argparse.Namespace) -> list[str]:
+    """``--config ABSOLUTE_PATH`` when the court or one of its members comes from a court.toml,
+    so that the command works from any folder; empty for the built-in courts."""
+    from ..products import FIXED_COURTS, find_config
+
+    foreign = res.court not in FIXED_COURTS or any(
+        not p.origin.startswith("builtin") for p in res.products.values())
+    if not foreign:
+        return []
+    path = Path(args.config) if getattr(args, "config", None) else find_config(Path.cwd())
+    return ["--config", str(path.resolve())] if path is not None else []
+
+
+def reproduce_argv(case: Any, res: Any, args: argparse.Namespace,
+                   outcome: str | None = None) -> list[str]:
+    """The command that shows one corpus case's failure again, from any folder: `court compare`
+    as `court run` ran it, or, for a broken expectation (which compare does not check), `court
+    run` of that one case."""
+    program = str(Path(case.program).resolve())
+    if outcome == "expectation-broken":
+        argv = ["court", "run", program]
+    else:
+        argv = ["court", "compare", program]
     if getattr(args, "impl", None):
         argv += ["--impl", ",".join(res.members)]
     else:
         argv += ["--court", res.court]
-    if getattr(args, "config", None):
-        argv += ["--config", args.config]
-    if case.input_path is not None:
-        argv += ["--input-file", str(case.input_path)]
-    profile = case.profile or args.profile
-    if profile and profile != DEFAULT_PROFILE:
-        argv += ["--profile", profile]
+    argv += config_argv(res, args)
     limits: dict[str, int] = {}
     for text in args.limit or []:
         axis, _, n = text.partition("=")
         limits[axis] = int(n) if n.isdigit() else n
-    limits.update(case.limits)
+    if outcome != "expectation-broken":
+        # `court run` reads the case's own input, profile and limits from its files.
+        if case.input_path is not None:
+            argv += ["--input-file", str(Path(case.input_path).resolve())]
+        profile = case.profile or args.profile
+        if profile and profile != DEFAULT_PROFILE:
+            argv += ["--profile", profile]
+        limits.update(case.limits)
+    elif args.profile and args.profile != DEFAULT_PROFILE:
+        argv += ["--profile", args.profile]
     for axis, n in limits.items():
         argv += ["--limit", f"{axis}={n}"]
     # None is the default clock, which `court compare` uses too.
@@ -89,7 +113,7 @@ def _rule(term: Term, title: str, char: str, style: str = "") -> None:
               Text(" " + char * (side - left)))
 
 
-def _expectation_lines(c: dict[str, Any], width: int) -> list[Text]:
+def _expectation_lines(c: dict[str, Any], width: int, plain: bool = True) -> list[Text]:
     # Members that break the expectation the same way are named together.
     groups: dict[tuple[str, str, str], list[str]] = {}
     for d in (c.get("expectation") or {}).get("differences", []):
@@ -98,9 +122,9 @@ def _expectation_lines(c: dict[str, Any], width: int) -> list[Text]:
         groups.setdefault(key, []).append(d["member"])
     out = []
     for (axis, expected, got), members in list(groups.items())[:6]:
-        out.append(fit_text(Text(f"expectation broken on {axis} ({', '.join(members)}):"), width))
-        for label, shown in (("expected", expected), ("got", got)):
-            out.append(fit_text(Text(f"  {label + ':':<9} {elide(shown, width)}"), width))
+        out.append(Text(f"expectation broken on {axis} ({', '.join(members)}):"))
+        out += marked_values({"expected": json.loads(expected), "got": json.loads(got)}, width,
+                             plain=plain)
     return out
 
 
@@ -116,18 +140,17 @@ def _infrastructure_lines(c: dict[str, Any], width: int) -> list[Text]:
     return [fit_text(t, width) for t in out]
 
 
-def case_lines(c: dict[str, Any], width: int) -> list[Text]:
+def case_lines(c: dict[str, Any], width: int, plain: bool = True) -> list[Text]:
     lines: list[Text] = []
     if c["outcome"] in FAULT_OUTCOMES or c.get("error"):
         lines += _infrastructure_lines(c, width)
     lines += [fit_text(Text(e), width) for e in evidence_lines(c.get("evidence"))]
     if c.get("divergence"):
-        lines += divergence_lines(c["divergence"], width)
+        lines += divergence_lines(c["divergence"], width, plain=plain)
         factions = c.get("factions") or []
         if len(factions) > 1:
-            lines.append(fit_text(Text("factions: " + " | ".join(", ".join(f)
-                                                                  for f in factions)), width))
-    lines += _expectation_lines(c, width)
+            lines.append(Text("factions: " + " | ".join(", ".join(f) for f in factions)))
+    lines += _expectation_lines(c, width, plain)
     if not lines:
         lines += [fit_text(Text(r), width) for r in c.get("reasons") or [c["outcome"]]]
     return lines
@@ -141,8 +164,8 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
     _rule(term, f"FAILURES ({len(bad)})", "=", "bold red")
     for c in bad:
         _rule(term, f"{c['id']}: {c['outcome']}", "_", OUTCOME_STYLE.get(c["outcome"], "bold"))
-        for t in case_lines(c, term.width):
-            term.line(t)
+        for t in case_lines(c, term.width, term.plain):
+            term.wrapped(t)
         if c.get("reproduce"):
             term.line("reproduce:", style="bold")
             for line in shell_lines(c["reproduce"], term.width):

@@ -273,7 +273,8 @@ def run_reduce(args: argparse.Namespace) -> int:
     beside = Path(args.case).with_suffix(".input")
     if input_text is None and beside.exists():
         input_text = read_input(argparse.Namespace(input_file=str(beside), input=None))
-    check_input(input_text)
+    check_input(input_text, args.input_file or (str(beside) if args.input is None and
+                                                input_text is not None else "--input"))
     res = _resolution(args)
     if not res.available:
         print(f"court: court {res.court} is unavailable: missing {', '.join(res.missing)}",

@@ -30,7 +30,41 @@ def _mcp_server():
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+        hint = suggestion(message, self)
+        raise UsageError(f"{self.prog}: {message}{hint} (see {self.prog} --help)")
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every flag of ``parser`` and of its subcommands (an unknown flag is reported by the top
+    parser, which does not know the subcommand's own)."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(s for s in action.option_strings if s.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= _option_strings(sub)
+    return found
+
+
+def suggestion(message: str, parser: argparse.ArgumentParser) -> str:
+    """"; did you mean X?" for a misspelled subcommand or flag, as pytest and git say it."""
+    import difflib
+    import re
+
+    choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice:
+        options = re.findall(r"'([^']*)'", choice.group(2)) or \
+            [c.strip() for c in choice.group(2).split(",")]
+        close = difflib.get_close_matches(choice.group(1), options, n=1)
+        return f"; did you mean {close[0]!r}?" if close else ""
+    unknown = re.search(r"unrecognized arguments: (.*)", message)
+    if unknown:
+        flags = [w.split("=")[0] for w in unknown.group(1).split() if w.startswith("--")]
+        for flag in flags:
+            close = difflib.get_close_matches(flag, sorted(_option_strings(parser)), n=1)
+            if close:
+                return f"; did you mean {close[0]}?"
+    return ""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_voucher_commands(sub, _Parser)
 
     pr = command(sub, "products")
-    pr.add_argument("--config", help="a court.toml (default: ./court.toml if present)")
+    pr.add_argument("--config", help="a court.toml (default: the nearest court.toml in this folder or a parent)")
     pr.add_argument("--json", action="store_true", help="print as JSON")
 
     m = command(sub, "mcp")

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..report.difference import as_text, windows
 from ..verdict import evidence_lines
 
 VERDICT_STYLE = {"agree": "bold green", "disagree": "bold red", "one-sided-limit": "bold red",
@@ -29,6 +30,8 @@ WIDE_COLUMNS = 120
 # Plain text (a pipe, a log) is this wide unless COLUMNS says otherwise.
 PLAIN_COLUMNS = 120
 ELLIPSIS = "…"
+# Plain text marks the differing span with ^ under it once a value is longer than this.
+MARK_FROM = 24
 
 
 @dataclass
@@ -52,9 +55,12 @@ class Term:
         """A line of a shell command: printed whole, even past the width, so it pastes."""
         self.console.print(Text(line), highlight=False, soft_wrap=True, crop=False)
 
-    def wrapped(self, text: str, style: str | None = None) -> None:
-        """Text that must stay whole (a program, a command): folded at the width, not elided."""
-        self.console.print(Text(text, style=style or ""), highlight=False, overflow="fold")
+    def wrapped(self, text: str | Text, style: str | None = None) -> None:
+        """Text that must stay whole (a path, a count, a program): wrapped at the width, not
+        elided."""
+        if isinstance(text, str):
+            text = Text(text, style=style or "")
+        self.console.print(text, highlight=False, overflow="fold")
 
 
 def _env_columns() -> int | None:
@@ -124,7 +130,17 @@ def _diagnostic(o: dict[str, Any]) -> str:
     if o.get("faults"):
         return "; ".join(f"{f['kind']}: {f['message']}" for f in o["faults"])
     diag = (sem.get("diagnostics") or [None])[0]
-    return f"{diag['code']} {diag['message']}" if diag else ""
+    return diagnostic_text(diag) if diag else ""
+
+
+def diagnostic_text(diag: dict[str, Any]) -> str:
+    """A diagnostic as the catalogue renders it, ``CODE file:line:column message irritants``
+    (the position left out where the member gave none)."""
+    span = diag.get("span") or {}
+    where = (f" {span.get('file') or '-'}:{span['line']}:{span['column']}"
+             if span.get("line") is not None else "")
+    irritants = "".join(f" {i}" for i in diag.get("irritants") or [])
+    return f"{diag['code']}{where} {diag['message']}{irritants}"
 
 
 def member_rows(result: dict[str, Any]) -> list[dict[str, str]]:
@@ -208,19 +224,38 @@ def _status_style(status: str) -> str:
         status, "red" if status.endswith("error") else "")
 
 
-def divergence_lines(div: dict[str, Any], width: int, indent: str = "  ") -> list[Text]:
+def marked_values(shown: dict[str, Any], width: int, indent: str = "  ",
+                  plain: bool = True, labels: dict[str, str] | None = None) -> list[Text]:
+    """One line per member with its value, cut (if it must be) around the place where the
+    values differ, never away from it; that place is marked: in reverse video on a terminal,
+    with a line of ``^`` under it in plain text when the values are long enough to need it."""
+    labels = labels or {m: m + ":" for m in shown}
+    pad = max(len(t) for t in labels.values())
+    lead = f"{indent}{'':<{pad}} "
+    views = windows(shown, width - len(lead))
+    long = any(len(as_text(v)) > MARK_FROM for v in shown.values())
+    out = []
+    for m, w in views.items():
+        line = Text(f"{indent}{labels[m]:<{pad}} ")
+        line.append(w.shown[:w.start])
+        line.append(w.shown[w.start:w.end], style="" if plain else "reverse")
+        line.append(w.shown[w.end:])
+        out.append(line)
+        if plain and long and len(views) > 1:
+            out.append(Text(lead + w.carets()))
+    return out
+
+
+def divergence_lines(div: dict[str, Any], width: int, indent: str = "  ",
+                     plain: bool = True) -> list[Text]:
     """The first differing axis: short values side by side, long or multi-line ones as a diff."""
     vals = div["values"]
     members = list(vals)
     out = [Text("first divergence on ") + Text(div["axis"], style="bold") + Text(":")]
     shown = {m: show(vals[m]) for m in members}
-    pad = max(len(m) for m in members) + 1
     multiline = any("\n" in s.rstrip("\n") for s in shown.values())
     if not multiline:
-        for m in members:
-            out.append(fit_text(Text(f"{indent}{m + ':':<{pad}} ") + Text(elide(shown[m], width)),
-                                width))
-        return out
+        return out + marked_values({m: shown[m] for m in members}, width, indent, plain)
     a = members[0]
     b = next((m for m in members[1:] if vals[m] != vals[a]), members[-1])
     left, right = shown[a].splitlines() or [""], shown[b].splitlines() or [""]
@@ -241,7 +276,7 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
             term.wrapped(f"  looked at: {r}")
         return
     if term.plain:
-        render_plain(result, term)
+        render_plain(result, term, wide)
     else:
         term.console.print(members_table(result, term.width, wide))
     verdict = result["verdict"]
@@ -262,11 +297,11 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
         term.line(f"  {ev}")
     div = result.get("divergence")
     if div and verdict == "disagree":
-        for t in divergence_lines(div, term.width):
+        for t in divergence_lines(div, term.width, plain=term.plain):
             term.line(t)
 
 
-def render_plain(result: dict[str, Any], term: Term) -> None:
+def render_plain(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     """Stable, greppable lines: one per member, fields named; a diagnostic or fault follows on
     its own line, whole (it is the reason, and a cut reason helps nobody)."""
     term.line(f"court {result['court']}")
@@ -276,6 +311,12 @@ def render_plain(result: dict[str, Any], term: Term) -> None:
                  f"values {elide(r['values'], 60)}"]
         if r["stdout"]:
             parts.append(f"stdout {elide(r['stdout'], 40)}")
-        term.line("  " + ", ".join(parts))
+        if wide:
+            parts += [f"wall {r['wall']}", f"cpu {r['cpu']}", f"peak rss {r['peak rss']}",
+                      f"product {r['product'] or '-'}"]
+        if wide:
+            term.wrapped("  " + ", ".join(parts))
+        else:
+            term.line("  " + ", ".join(parts))
         if r["diagnostic"]:
             term.wrapped("    " + r["diagnostic"].replace("\n", " "))

@@ -129,14 +129,21 @@ def execute(cases: list[Case], res: Any, args: argparse.Namespace, console: Cons
     if github:
         print(f"::group::court {res.court}: {len(cases)} cases", flush=True)
 
+    verbose = getattr(args, "verbose", False)
+
     def on_record(r: CaseRecord) -> None:
+        quiet_case = r.outcome in ("agree", "not-comparable")
         with lock:
             if progress is not None:
                 progress.advance(task)
-                if r.outcome not in ("agree", "not-comparable"):
+                if not quiet_case:
                     progress.console.print(Text(r.outcome, style="red") + Text(f" {r.case.id}"))
-            elif r.outcome not in ("agree", "not-comparable"):
+                elif verbose:
+                    progress.console.print(Text(r.outcome, style="green") + Text(f" {r.case.id}"))
+            elif not quiet_case:
                 term.line(f"{r.case.id}: {_line(r)}")
+            elif verbose:
+                term.line(f"{r.case.id}: {r.outcome}")
 
     try:
         if runner is not None:
@@ -228,14 +235,18 @@ def run_run(args: argparse.Namespace) -> int:
                        argv=["court", *sys.argv[1:]], started=started, finished=finished,
                        complete=complete and stopped_by is None, shard=shard,
                        cleanup_faults=cleanup, cluster=runner.describe() if runner else None,
-                       reproduce={c.id: reproduce_argv(c, res, args) for c in cases},
+                       reproduce={r.case.id: reproduce_argv(r.case, res, args, r.outcome)
+                                  for r in records},
                        lineages=res.lineages())
         accounting = check_totals(report, cases)
         paths, late_signal = write_reports(report, report_dir)
     if late_signal is None and got.signum is not None:
         late_signal = signals.status_for(got.signum)
     print_failures(report, term)
-    print_summary(report, term)
+    if getattr(args, "quiet", False):
+        print_summary_line(report, term)
+    else:
+        print_summary(report, term)
     # Receipts that could not be made fail a run that would pass; a failing run stays failed.
     unsigned = run_receipts(args, key, records, res, limits_from(args), before) \
         if key is not None else None
@@ -248,7 +259,7 @@ def run_run(args: argparse.Namespace) -> int:
         for a in markdown.annotations(report):
             print(a, flush=True)
     if paths:
-        term.line(f"reports: {', '.join(str(p) for p in paths)}")
+        term.wrapped(f"reports: {', '.join(str(p) for p in paths)}")
     if accounting:
         print(accounting, file=sys.stderr)
         return EXIT_HARNESS
@@ -272,6 +283,17 @@ def _line(r: CaseRecord) -> str:
     return markdown.one_line(case_json(r))
 
 
+def summary_line(report: dict[str, Any]) -> str:
+    """The run in one stable line: every outcome named, including ones added later."""
+    s = report["summary"]
+    return (f"court {report['run']['court']}: {s['cases']} cases: "
+            + ", ".join(f"{n} {k}" for k, n in s["outcomes"].items()))
+
+
+def print_summary_line(report: dict[str, Any], term: Term) -> None:
+    term.wrapped(summary_line(report))
+
+
 def print_summary(report: dict[str, Any], out: Console | Term) -> None:
     from rich.table import Table
 
@@ -280,8 +302,7 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
     o = s["outcomes"]
     if term.plain:
         # Stable lines for logs and scripts: every outcome named, including ones added later.
-        term.line(f"court {report['run']['court']}: {s['cases']} cases: "
-                  + ", ".join(f"{n} {k}" for k, n in o.items()))
+        term.wrapped(summary_line(report))
         for name, st in s["members"].items():
             term.line(f"  {name}: {st['cases']} cases, median wall "
                       f"{markdown._fmt_s(st['wall_median_seconds'])}, p95 wall "

@@ -11,7 +11,7 @@ import shlex
 from html import escape
 from typing import Any
 
-from . import svg, text
+from . import difference, svg, text
 from .markdown import unfinished
 
 MAX_ROWS = 2000  # cases listed in the table; the JSON report holds them all
@@ -41,7 +41,7 @@ th.sort{cursor:pointer;user-select:none}th.sort:after{content:" \\2195";color:#9
 pre{background:#f8f8f8;padding:6px;margin:4px 0;white-space:pre-wrap;word-break:break-all;
 font-size:12px;max-height:28em;overflow:auto}
 .diff .del{color:#c62828;background:#fdecea}.diff .add{color:#1a7f37;background:#e9f7ee}
-.diff .hunk{color:#777}code{font-size:12px}
+.diff .hunk{color:#777}.diff mark{background:#ffd54f;color:inherit;font-weight:bold}code{font-size:12px}
 .outcome{display:inline-block;padding:1px 6px;border-radius:3px;font-weight:bold;
 font-size:12px;white-space:nowrap}
 .repro{display:block;margin-top:4px;font-size:11px;background:#f4f4f4;padding:3px 5px;
@@ -110,9 +110,13 @@ def _lines(v: Any) -> list[str]:
 def diff_html(axis: str, a: str, va: Any, b: str, vb: Any) -> str:
     left, right = _lines(va), _lines(vb)
     if len(left) == 1 and len(right) == 1:
+        # One line each, shown whole (or around the difference when very long), the differing
+        # characters marked.
+        w = difference.windows({a: left[0], b: right[0]}, 2000)
+        wa, wb = w[a], w[b]
         return (f"<b>{escape(axis)}</b><pre class='diff'><span class='del'>{escape(a)}: "
-                f"{escape(text.truncate(left[0], 2000))}</span>\n<span class='add'>{escape(b)}: "
-                f"{escape(text.truncate(right[0], 2000))}</span></pre>")
+                f"{marked(wa.shown, wa.start, wa.end)}</span>\n<span class='add'>{escape(b)}: "
+                f"{marked(wb.shown, wb.start, wb.end)}</span></pre>")
     out = []
     for d in list(difflib.unified_diff(left, right, fromfile=a, tofile=b, lineterm="",
                                        n=2))[:MAX_DIFF_LINES]:
@@ -204,6 +208,34 @@ def _series(report: dict[str, Any]) -> tuple[dict, dict, dict]:
     return walls, rss, ratios
 
 
+# How a headline names each failing outcome: "1 of 1,066 cases broke its expectation".
+HEADLINE_VERBS = {
+    "disagree": "disagreed", "expectation-broken": "broke its expectation",
+    "one-sided-limit": "hit a limit on one side only", "member-fault": "had a member fault",
+    "infrastructure-error": "could not be judged", "interrupted": "were interrupted",
+    "not-run": "were not run",
+}
+
+
+def headline(cases: int, outcomes: dict[str, int]) -> str:
+    """What the run found, in words, the failures first: "All 1,066 cases agreed." or
+    "1 of 1,066 cases broke its expectation; 2 disagreed."."""
+    parts = [f"{n:,} {HEADLINE_VERBS[k]}" for k, n in outcomes.items()
+             if n and k in HEADLINE_VERBS]
+    if not parts:
+        return f"All {cases:,} cases agreed." if cases != 1 else "The one case agreed."
+    first, *rest = parts
+    n = first.split(" ", 1)[0]
+    first = f"{n} of {cases:,} case{'s' if cases != 1 else ''} {first.split(' ', 1)[1]}"
+    return "; ".join([first, *rest]) + "."
+
+
+def marked(value: str, start: int, end: int) -> str:
+    """``value`` escaped, its differing span ``value[start:end]`` in a <mark>."""
+    return (escape(value[:start]) + f"<mark>{escape(value[start:end]) or '&#8203;'}</mark>"
+            + escape(value[end:]))
+
+
 def render(report: dict[str, Any]) -> str:
     run, s = report["run"], report["summary"]
     o = s["outcomes"]
@@ -240,7 +272,7 @@ def render(report: dict[str, Any]) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>Lispex Court report: {escape(run['court'])}
 </title><style>{STYLE}{outcome_css(kinds)}</style></head><body>
 <h1>Lispex Court: {escape(run['court'])}</h1>{status}
-<p class="{verdict_cls}">{s['cases']} cases.</p><p class="legend">{counts}</p>
+<p class="{verdict_cls}">{escape(headline(s['cases'], o))}</p><p class="legend">{counts}</p>
 <p>Started {escape(run['started_at'])}, {run['duration_seconds']:.1f} s, profile
 <code>{escape(run['profile'])}</code>, Python {escape(run['environment']['python'])} on
 {escape(run['environment']['platform'])}{escape(merged)}.</p>

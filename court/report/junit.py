@@ -13,7 +13,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from ..verdict import evidence_lines
-from . import text
+from . import difference, text
 
 ERROR_OUTCOMES = ("member-fault", "infrastructure-error", "interrupted")
 
@@ -43,6 +43,13 @@ def _detail(c: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _around(va: Any, vb: Any, n: int = 120) -> tuple[str, str]:
+    """Two values as JSON, cut around the place where they differ, never away from it."""
+    w = difference.windows({"a": json.dumps(va, ensure_ascii=False),
+                            "b": json.dumps(vb, ensure_ascii=False)}, n)
+    return w["a"].shown, w["b"].shown
+
+
 def message(c: dict[str, Any]) -> str:
     """One line: the axis and the first two differing values, or the reason."""
     if c.get("outcome") == "member-fault":
@@ -66,13 +73,14 @@ def message(c: dict[str, Any]) -> str:
             where = f" at line {i + 1}"
             va = la[i] if i < len(la) else "(no line)"
             vb = lb[i] if i < len(lb) else "(no line)"
-        return (f"{div['axis']} differs{where}: {a} {text.value(va, 120)} vs "
-                f"{b} {text.value(vb, 120)}")
+        w = _around(va, vb)
+        return f"{div['axis']} differs{where}: {a} {w[0]} vs {b} {w[1]}"
     diffs = c.get("expectation", {}).get("differences") or []
     if diffs:
         d = diffs[0]
+        w = _around(d["expected"], d["got"])
         return (f"{d['axis']} differs from the expectation on {d['member']}: expected "
-                f"{text.value(d['expected'], 120)}, got {text.value(d['got'], 120)}")
+                f"{w[0]}, got {w[1]}")
     for m, o in (c.get("observations") or {}).items():
         for f in o.get("faults", []):
             return text.truncate(f"{m}: {f['kind']}: {f['message']}", 300)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from ..verdict import evidence_lines
-from . import text
+from . import difference, text
 
 MAX_LISTED = 50
 MAX_ANNOTATIONS = 10
@@ -33,24 +34,41 @@ def unfinished(o: dict[str, int]) -> str:
     return "".join(", " + p for p in parts)
 
 
+def _around_difference(values: dict[str, Any], esc: Callable[[str], str], n: int,
+                       mark: str) -> dict[str, str]:
+    """Each value as JSON, cut to about ``n`` characters around the place where the values
+    differ (never away from it), escaped, the differing span between ``mark`` pairs."""
+    views = difference.windows({m: json.dumps(v, ensure_ascii=False) for m, v in values.items()},
+                               n)
+    out = {}
+    for m, w in views.items():
+        span = w.shown[w.start:w.end]
+        inner = f"{mark}{esc(span)}{mark}" if mark and span.strip() else esc(span)
+        out[m] = esc(w.shown[:w.start]) + inner + esc(w.shown[w.end:])
+    return out
+
+
 def one_line(c: dict[str, Any], esc: Callable[[str], str] = lambda t: t,
-             n: int = text.MAX_VALUE) -> str:
-    """A failure in one line: the first differing axis and each member's value (as JSON,
-    truncated to ``n``), passed through ``esc`` (identity for a terminal, Markdown escaping for
-    summary.md)."""
+             n: int = text.MAX_VALUE, mark: str = "") -> str:
+    """A failure in one line: the first differing axis and each member's value (as JSON, cut
+    to about ``n`` characters around the difference), passed through ``esc`` (identity for a
+    terminal, Markdown escaping for summary.md); ``mark`` (``**`` in Markdown) brackets the
+    differing characters."""
     outcome = esc(c["outcome"])
     facts = evidence_lines(c.get("evidence"))
     if facts:
         return f"{outcome}: " + esc(text.truncate("; ".join(facts), n))
     if c.get("divergence"):
         d = c["divergence"]
-        parts = ", ".join(f"{esc(m)} {esc(text.value(v, n))}" for m, v in d["values"].items())
+        shown = _around_difference(d["values"], esc, n, mark)
+        parts = ", ".join(f"{esc(m)} {v}" for m, v in shown.items())
         return f"{outcome}: first divergence on {esc(d['axis'])}: {parts}"
     diffs = c.get("expectation", {}).get("differences") or []
     if diffs:
         d = diffs[0]
+        shown = _around_difference({"expected": d["expected"], "got": d["got"]}, esc, n, mark)
         return (f"{outcome}: {esc(d['member'])} {esc(d['axis'])} expected "
-                f"{esc(text.value(d['expected'], n))}, got {esc(text.value(d['got'], n))}")
+                f"{shown['expected']}, got {shown['got']}")
     reason = c.get("error") or "; ".join(
         [f"{m}: {f['kind']}: {f['message']}" for m, o in (c.get("observations") or {}).items()
          for f in o.get("faults", [])] or c.get("reasons") or [])
@@ -89,7 +107,7 @@ def render(report: dict[str, Any]) -> str:
     if bad:
         lines += ["", f"### Failing cases ({len(bad)})", ""]
         for c in bad[:MAX_LISTED]:
-            lines.append(f"- {text.md_code(c['id'])}: {one_line(c, text.md)}")
+            lines.append(f"- {text.md_code(c['id'])}: {one_line(c, text.md, mark='**')}")
         if len(bad) > MAX_LISTED:
             lines.append(f"- and {len(bad) - MAX_LISTED} more (see court-report.json)")
     lines += ["", f"Profile {text.md_code(run['profile'])}, {run['duration_seconds']:.1f} s, "

@@ -85,6 +85,8 @@ async def test_negotiation_tool_list_and_every_tool(mode, version, pair_court):
         assert r["status"] == "unavailable"
         assert {"topaz-tree", "topaz-vm"} <= set(r["missing_prerequisites"])
         assert not [a for a in r["attempted_routes"] if "topaz" in a]
+        # The result says how to make them available, in structuredContent and so in the text.
+        assert "--product topaz-tree --product topaz-vm" in r["remedy"], r
 
         r = await call(c, schemas, "lispex_check", {"source": "(define (f x) (* x x)) (f 4)"})
         assert r["status"] == "ok" and len(r["core_ir_id"]) == 64 and r["diagnostics"] == []

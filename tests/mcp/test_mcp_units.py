@@ -108,6 +108,7 @@ def test_start_options(tmp_path):
     r = call(t, "lispex_compare", {"source": "1", "court": "rust-topaz"})
     assert r["status"] == "unavailable" and "topaz-vm" in r["missing_prerequisites"]
     assert [a for a in r["attempted_routes"] if "/nonexistent/topaz-vm" in a]
+    assert "topaz-vm cannot run on this machine" in r["remedy"]
     courts = tmp_path / "court.toml"
     courts.write_text('[courts.solo]\nmembers = ["tree"]\n')
     assert "solo" in offered_config([str(courts)]).courts
@@ -167,3 +168,30 @@ def test_check_reads_and_normalises_only(tools):
     d = bad["diagnostics"][0]
     assert (bad["status"], d["code"], d["span"]["file"]) == ("source-error", "E120", "r.lspx")
     assert call(tools, "lispex_check", {"source": "\ud800"})["diagnostics"][0]["code"] == "E100"
+
+
+def test_output_schemas_use_no_type_lists_and_the_source_states_its_byte_cap():
+    """A nullable field is written as anyOf (the form MCP clients read without a portability
+    warning); the source's 8 MiB byte cap, which maxLength (characters) cannot express, is said
+    in its description."""
+    from mcp_server.schemas import input_schemas, output_schema
+
+    def type_lists(node, path="$"):
+        if isinstance(node, dict):
+            if isinstance(node.get("type"), list):
+                yield path
+            for k, v in node.items():
+                yield from type_lists(v, f"{path}.{k}")
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from type_lists(v, f"{path}[{i}]")
+
+    for tool in ("lispex_eval", "lispex_compare", "lispex_check", "lispex_diagnostic",
+                 "lispex_reference"):
+        out = output_schema(tool)
+        assert not list(type_lists(out)), (tool, list(type_lists(out))[:3])
+        jsonschema.Draft202012Validator.check_schema(out)
+    source = input_schemas(["tree"], ["tree-rust"], ["lispex-mcp-local-authoring/v1"],
+                           "lispex-mcp-local-authoring/v1", "tree-rust",
+                           )["lispex_eval"]["properties"]["source"]
+    assert "8,388,608 bytes" in source["description"]

@@ -1,6 +1,7 @@
 """A test-only `lispex.court-worker/v1` product: the tree interpreter with one seeded bug.
 
-    python seeded_worker.py --bug quotient|list-tail|float-exponent|dynamic-wind|input-strings|none
+    python seeded_worker.py --bug quotient|minus-negative|list-tail|float-exponent|dynamic-wind|
+                                  input-strings|none
 
 The fuzzer's tests declare it in a temporary court.toml and must find the bug.
 """
@@ -85,7 +86,18 @@ def seed_input_strings():
     run.parse_input = parse_input
 
 
-BUGS = {"quotient": seed_quotient, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
+def seed_minus_negative():
+    real = primitives()["-"].fn
+
+    def minus(*args):
+        result = real(*args)
+        if len(args) == 2 and all(type(a) is int for a in args) and result < 0:
+            return result - 1  # the bug: a negative difference of two integers is one too low
+        return result
+    replace("-", minus)
+
+
+BUGS = {"quotient": seed_quotient, "minus-negative": seed_minus_negative, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
         "float-exponent": seed_float_exponent, "dynamic-wind": seed_dynamic_wind,
         "none": lambda: None}
 
