@@ -19,7 +19,7 @@ from pathlib import Path
 from court.corpus import discover
 from court.products import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
+from court.workers.supervisor import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -30,8 +30,8 @@ from .differences import KnownDifferences
 from .files import safe_text
 from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
-from .supervisor import Limits
 from .verdict import FINDING_KINDS, Verdict, transcript
+from .workers.supervisor import Limits
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
             "expectation-broken", "infrastructure-error", "known-difference", "interrupted",

@@ -16,8 +16,8 @@ from typing import Any
 from ..products import ConfigError, load_config, resolve
 from ..record import result_json, unavailable_result
 from ..session import CourtSession, InputRejected
-from ..supervisor import Limits
 from ..verdict import FINDING_KINDS
+from ..workers.supervisor import Limits
 from . import checks
 from .checks import read_input, read_program
 from .render import make_term

@@ -80,8 +80,8 @@ def _prestart_template(court: str | None, impl: str | None) -> None:
     """Start the worker template for the members the court will likely have (a fixed court's
     members are known before any configuration is read; a guess naming a product the template
     cannot fork is skipped by it)."""
-    from ..forkserver import prestart
     from ..products import DEFAULT_COURT, FIXED_COURTS
+    from ..workers.forkserver import prestart
 
     impls = [s for s in impl.split(",") if s] if impl else None
     prestart(impls or FIXED_COURTS.get(court or DEFAULT_COURT, ()))
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 return run_compare(args)
             finally:
-                from ..forkserver import shutdown
+                from ..workers.forkserver import shutdown
 
                 shutdown()
         if args.command != "mcp":

@@ -17,7 +17,7 @@ from typing import Any
 from ..corpus import Case
 from ..products import Resolution
 from ..runner import CaseRecord, Interrupted, _case_limits, run_one
-from ..supervisor import Limits
+from ..workers.supervisor import Limits
 from .connect import ClusterSpec, Connection
 from .tasks import TaskFigures, TaskPool
 

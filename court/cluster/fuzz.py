@@ -20,7 +20,7 @@ from typing import Any
 
 from ..fuzz.campaign import Campaign, Finding, Stats, save_finding
 from ..products import Resolution
-from ..supervisor import Limits
+from ..workers.supervisor import Limits
 from .connect import Connection
 from .tasks import TaskFigures, TaskPool
 

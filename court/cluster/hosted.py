@@ -24,7 +24,7 @@ from distributed import WorkerPlugin
 
 from ..products import Resolution
 from ..session import CourtSession
-from ..supervisor import Limits
+from ..workers.supervisor import Limits
 
 PLUGIN_NAME = "lispex-court-sessions"
 

@@ -13,7 +13,7 @@ from court.cli import main
 from court.corpus import discover
 from court.products import load_config, resolve
 from court.runner import run_cases
-from court.supervisor import Limits
+from court.workers.supervisor import Limits
 
 require_dask()
 

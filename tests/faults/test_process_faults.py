@@ -16,7 +16,7 @@ import pytest
 from fault_support import MARK, ROOT, live_marked, worker_toml
 
 from court.products import builtin_products
-from court.supervisor import Fault, Limits, WorkerProcess
+from court.workers.supervisor import Fault, Limits, WorkerProcess
 
 SPIN = "(define (loop) (loop)) (loop)"
 

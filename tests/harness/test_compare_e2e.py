@@ -12,7 +12,7 @@ import pytest
 from court.cli import main
 from court.products import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
+from court.workers.supervisor import Limits
 from implementations import registry
 
 BOTH = "tree,vm" if "vm" in registry.ids() else "tree"

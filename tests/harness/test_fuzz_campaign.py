@@ -13,7 +13,7 @@ from court.fuzz.campaign import Campaign
 from court.fuzz.generate import Case
 from court.products import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
+from court.workers.supervisor import Limits
 from implementations import registry
 
 FAKES = Path(__file__).resolve().parent / "fakes"

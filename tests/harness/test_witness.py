@@ -21,8 +21,8 @@ from court.fuzz.subset import SharedSubset
 from court.products import FIXED_COURTS, builtin_products, load_config, resolve
 from court.runner import classify
 from court.session import CaseResult, CourtSession
-from court.supervisor import Limits
 from court.verdict import judge
+from court.workers.supervisor import Limits
 
 GUILE = shutil.which("guile")
 needs_guile = pytest.mark.skipif(GUILE is None, reason="guile is not on PATH "

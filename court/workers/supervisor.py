@@ -23,9 +23,9 @@ from typing import Any
 
 import psutil
 
+from ..products import Product
 from . import reaper
-from .products import Product
-from .worker_protocol import check_hello
+from .protocol import check_hello
 
 STARTUP_TIMEOUT = 30.0
 CHUNK = 1 << 16

@@ -24,10 +24,10 @@ import tempfile
 import time
 from typing import Any
 
+from ..products import Product
 from . import reaper
-from .products import Product
+from .protocol import check_observation, fill_defaults
 from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group
-from .worker_protocol import check_observation, fill_defaults
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
                        r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+) (?P<msg>.*)$")
