@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from court.catalog import load_config, resolve
 from court.corpus import discover
-from court.products import load_config, resolve
 from court.session import CourtSession
 from court.workers.supervisor import Limits
 

@@ -25,10 +25,10 @@ from typing import Any
 
 import psutil
 
+from .catalog import Resolution
 from .corpus import Case, normative
 from .differences import KnownDifferences
 from .files import safe_text
-from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
 from .verdict import FINDING_KINDS, Verdict, transcript
 from .workers.supervisor import Limits

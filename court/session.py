@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .products import Resolution
+from .catalog import Resolution
 from .verdict import Verdict, judge, project
 from .workers import forkserver
 from .workers.adapters import ONESHOT

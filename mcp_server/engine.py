@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from court.products import (
+from court.catalog import (
     Config,
     ConfigError,
     Product,

@@ -72,7 +72,7 @@ class ArgumentError(Exception):
 
 class Tools:
     def __init__(self, config: Any, timeout: float, default_profile: str) -> None:
-        from court.products import DEFAULT_COURT
+        from court.catalog import DEFAULT_COURT
         from implementations.lispex.meters import profiles
 
         self.config = config
@@ -220,7 +220,7 @@ class Tools:
 
     def lispex_compare(self, args: dict[str, Any], control: CallControl,
                        progress: Callable[[str], None] | None) -> tuple[dict[str, Any], bool]:
-        from court.products import ConfigError
+        from court.catalog import ConfigError
         from court.record import result_json, unavailable_result
 
         court = args.get("court", self.default_court)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..products import ConfigError, load_config, resolve
+from ..catalog import ConfigError, load_config, resolve
 from ..record import result_json, unavailable_result
 from ..session import CourtSession, InputRejected
 from ..verdict import FINDING_KINDS

@@ -80,7 +80,7 @@ def _prestart_template(court: str | None, impl: str | None) -> None:
     """Start the worker template for the members the court will likely have (a fixed court's
     members are known before any configuration is read; a guess naming a product the template
     cannot fork is skipped by it)."""
-    from ..products import DEFAULT_COURT, FIXED_COURTS
+    from ..catalog import DEFAULT_COURT, FIXED_COURTS
     from ..workers.forkserver import prestart
 
     impls = [s for s in impl.split(",") if s] if impl else None

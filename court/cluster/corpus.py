@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog import Resolution
 from ..corpus import Case
-from ..products import Resolution
 from ..runner import CaseRecord, Interrupted, _case_limits, run_one
 from ..workers.supervisor import Limits
 from .connect import ClusterSpec, Connection

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..catalog import Resolution
 from ..fuzz.campaign import Campaign, Finding, Stats, save_finding
-from ..products import Resolution
 from ..workers.supervisor import Limits
 from .connect import Connection
 from .tasks import TaskFigures, TaskPool

@@ -22,7 +22,7 @@ from typing import Any
 
 from distributed import WorkerPlugin
 
-from ..products import Resolution
+from ..catalog import Resolution
 from ..session import CourtSession
 from ..workers.supervisor import Limits
 

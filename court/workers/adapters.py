@@ -24,7 +24,7 @@ import tempfile
 import time
 from typing import Any
 
-from ..products import Product
+from ..catalog import Product
 from . import reaper
 from .protocol import check_observation, fill_defaults
 from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group

@@ -23,7 +23,7 @@ from typing import Any
 
 import psutil
 
-from ..products import Product
+from ..catalog import Product
 from . import reaper
 from .protocol import check_hello
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from cluster_helpers import gone, kill_a_busy_worker, require_dask, slow_corpus
 from seeded_products import seeded_config
 
+from court.catalog import load_config, resolve
 from court.cli import main
 from court.corpus import discover
-from court.products import load_config, resolve
 from court.runner import run_cases
 from court.workers.supervisor import Limits
 

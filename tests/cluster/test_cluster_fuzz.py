@@ -9,9 +9,9 @@ import threading
 from cluster_helpers import gone, kill_a_busy_worker, require_dask
 from seeded_products import seeded_config
 
+from court.catalog import load_config, resolve
 from court.cli import main
 from court.cli.arguments import FUZZ_PROFILE
-from court.products import load_config, resolve
 from court.workers.supervisor import Limits
 
 require_dask()

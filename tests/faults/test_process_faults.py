@@ -15,7 +15,7 @@ import psutil
 import pytest
 from fault_support import MARK, ROOT, live_marked, worker_toml
 
-from court.products import builtin_products
+from court.catalog import builtin_products
 from court.workers.supervisor import Fault, Limits, WorkerProcess
 
 SPIN = "(define (loop) (loop)) (loop)"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from court.catalog import load_config, resolve
 from court.cli import main
-from court.products import load_config, resolve
 from court.session import CourtSession
 from court.workers.supervisor import Limits
 from implementations import registry

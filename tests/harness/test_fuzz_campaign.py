@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from seeded_products import seeded_config
 
+from court.catalog import load_config, resolve
 from court.cli import main
 from court.fuzz.campaign import Campaign
 from court.fuzz.generate import Case
-from court.products import load_config, resolve
 from court.session import CourtSession
 from court.workers.supervisor import Limits
 from implementations import registry

@@ -17,7 +17,7 @@ import time
 import psutil
 import pytest
 
-from court.products import load_config, resolve
+from court.catalog import load_config, resolve
 from court.session import CourtSession
 from court.workers import forkserver
 from court.workers.supervisor import Limits, WorkerProcess
@@ -146,7 +146,7 @@ def test_the_template_and_its_workers_die_with_the_court():
     """A court killed with SIGKILL (no clean-up at all) leaves no template and no worker."""
     script = textwrap.dedent("""
         import os, sys, time
-        from court.products import load_config, resolve
+        from court.catalog import load_config, resolve
         from court.session import CourtSession
         from court.workers.supervisor import Limits
         from court.workers import forkserver
@@ -192,7 +192,7 @@ def test_without_the_template_every_worker_is_its_own_interpreter(monkeypatch):
 
 
 def test_a_member_that_cannot_start_is_that_members_fault(tmp_path):
-    from court.products import Product
+    from court.catalog import Product
 
     bad = Product(id="nowhere", title="nowhere", protocol="court-worker/v1",
                   command=[str(tmp_path / "no-such-program")])

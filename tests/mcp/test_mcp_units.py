@@ -10,7 +10,7 @@ import threading
 import jsonschema
 import pytest
 
-from court.products import FIXED_COURTS, ConfigError
+from court.catalog import FIXED_COURTS, ConfigError
 from implementations.lispex.errors import catalog
 from implementations.lispex.forms import FORBIDDEN, RESERVED
 from implementations.lispex.meters import profiles
