@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import schema
+from . import schema_check
 from .engine import CallControl
 from .reference import TOPICS, Reference, diagnostic_entry
 from .schemas import MAX_SOURCE, input_schemas, output_schema
@@ -126,7 +126,7 @@ class Tools:
 
     def call(self, name: str, args: dict[str, Any], control: CallControl,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-        problems = schema.errors(args, self.inputs[name])
+        problems = schema_check.errors(args, self.inputs[name])
         try:
             if problems:
                 path, message = problems[0]
@@ -138,7 +138,7 @@ class Tools:
                                  "message": e.message})
         result.setdefault("profile", args.get("profile", self.default_profile))
         structured = {"result": result}
-        bad = schema.errors(structured, output_schema(name))
+        bad = schema_check.errors(structured, output_schema(name))
         if bad:
             # A bug here, not the caller's fault: say so rather than send a wrong shape.
             sys.stderr.write(f"lispex-court mcp: {name} result breaks its output schema: "
