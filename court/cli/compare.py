@@ -20,7 +20,7 @@ from ..verdict import FINDING_KINDS
 from ..workers.supervisor import Limits
 from . import checks
 from .checks import read_input, read_program
-from .render import make_term
+from .terminal import make_term
 from .usage import UsageError
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
@@ -117,7 +117,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
     else:
-        from .render import render
+        from .terminal import render
 
         render(result, term, wide=args.wide)
         known = result.get("known_difference")

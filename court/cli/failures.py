@@ -22,7 +22,7 @@ from rich.text import Text
 from ..report.markdown import failing
 from ..verdict import evidence_lines
 from .checks import DEFAULT_TIMEOUT
-from .render import Term, divergence_lines, elide, fit_text
+from .terminal import Term, divergence_lines, elide, fit_text
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
 DEFAULT_MEMORY_MIB = 2048

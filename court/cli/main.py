@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return getattr(run_cmd, f"run_{args.command}")(args)
         if args.command in ("fuzz", "reduce"):
-            from . import fuzz as fuzz_cmd
+            from . import fuzzing as fuzz_cmd
 
             return getattr(fuzz_cmd, f"run_{args.command}")(args)
         if args.command == "products":

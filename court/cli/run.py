@@ -30,11 +30,11 @@ from ..runner import (
     select,
 )
 from . import checks, signals
-from .cluster import corpus_runner
 from .compare import config_from, limits_from, resolution
 from .failures import in_github_actions, print_failures, progress_bar, reproduce_argv
-from .render import Term, make_term
+from .on_cluster import corpus_runner
 from .select import choose
+from .terminal import Term, make_term
 from .usage import UsageError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_HARNESS, EXIT_NO_CASES = 0, 1, 2, 3, 5

@@ -18,7 +18,7 @@ from court.workers.supervisor import Limits
 require_dask()
 
 from court.cluster.connect import ClusterSpec  # noqa: E402
-from court.cluster.corpus import ClusterRunner  # noqa: E402
+from court.cluster.corpus_batches import ClusterRunner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ require_dask()
 
 from court.cluster import hosted  # noqa: E402
 from court.cluster.connect import ClusterSpec, Connection  # noqa: E402
-from court.cluster.fuzz import FuzzJob, chunk_seed, run_campaign, run_chunk  # noqa: E402
+from court.cluster.fuzz_chunks import FuzzJob, chunk_seed, run_campaign, run_chunk  # noqa: E402
 
 LIMITS = Limits(timeout=30, memory_bytes=1 << 30, profile=FUZZ_PROFILE, meter_limits={})
 

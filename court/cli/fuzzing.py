@@ -13,9 +13,9 @@ from typing import Any
 from rich.text import Text
 
 from .checks import read_input, read_program
-from .cluster import cluster_spec
 from .compare import check_input, limits_from, resolution
-from .render import Term, divergence_lines, elide, fit_text, make_term
+from .on_cluster import cluster_spec
+from .terminal import Term, divergence_lines, elide, fit_text, make_term
 from .usage import UsageError
 
 
@@ -170,7 +170,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
     out.line(f"seed {run_seed} (reproduce with --seed {run_seed})")
     args.seed = run_seed  # every program (and every cluster chunk) derives from this seed
     if spec is not None:
-        from .cluster import run_fuzz_on_cluster
+        from .on_cluster import run_fuzz_on_cluster
 
         return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds)
     corpus = Path(args.corpus) if args.corpus else None
