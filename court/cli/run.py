@@ -30,9 +30,9 @@ from ..runner import (
     select,
 )
 from . import checks, signals
-from .compare import config_from, limits_from, resolution
 from .failures import in_github_actions, print_failures, progress_bar, reproduce_argv
 from .on_cluster import corpus_runner
+from .options import config_from, limits_from, resolution
 from .select import choose
 from .terminal import Term, make_term
 from .usage import UsageError
