@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from court.catalog import load_config, resolve  # noqa: E402
 from court.corpus import discover  # noqa: E402
 from court.runner import run_cases  # noqa: E402
-from court.workers.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 TARGET_ALL_FOUR = 8.0
 

@@ -41,7 +41,7 @@ import psutil  # noqa: E402
 
 from court.catalog import load_config, resolve  # noqa: E402
 from court.session import CourtSession  # noqa: E402
-from court.workers.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 TEMPLATES = [
     "(+ {i} 1)",

@@ -27,7 +27,7 @@ from court.fuzz.campaign import Campaign  # noqa: E402
 from court.fuzz.generate import generate  # noqa: E402
 from court.fuzz.mutate import Mutator  # noqa: E402
 from court.session import CourtSession  # noqa: E402
-from court.workers.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

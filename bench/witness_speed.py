@@ -19,7 +19,7 @@ from pathlib import Path
 from court.catalog import load_config, resolve
 from court.corpus import discover
 from court.session import CourtSession
-from court.workers.supervisor import Limits
+from court.workers.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 

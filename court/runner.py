@@ -31,7 +31,7 @@ from .differences import KnownDifferences
 from .files import safe_text
 from .session import CaseResult, CourtSession, InputRejected
 from .verdict import FINDING_KINDS, Verdict, transcript
-from .workers.supervisor import Limits
+from .workers.limits import Limits
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
             "expectation-broken", "infrastructure-error", "known-difference", "interrupted",

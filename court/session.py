@@ -20,9 +20,11 @@ from .catalog import Resolution
 from .verdict import Verdict, judge, project
 from .workers import forkserver
 from .workers.adapters import ONESHOT
+from .workers.faults import Fault
 from .workers.forkserver import builtin_impl
+from .workers.limits import Limits
 from .workers.protocol import check_run_reply, fill_defaults
-from .workers.supervisor import Fault, Limits, WorkerProcess
+from .workers.supervisor import WorkerProcess
 
 OBSERVATION_SCHEMA = "lispex.court-observation/v1"
 # A re-run with a raised budget gets this many times the meter limits the member ran out of ...

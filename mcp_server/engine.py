@@ -29,7 +29,8 @@ from court.catalog import (
 
 if TYPE_CHECKING:
     from court.session import CaseResult
-    from court.workers.supervisor import Fault, WorkerProcess
+    from court.workers.faults import Fault
+    from court.workers.supervisor import WorkerProcess
 
 # Products of these families are offered only when named with --product at start.
 OPT_IN_FAMILIES = ("topaz",)
@@ -122,7 +123,7 @@ def _session_class() -> type:
 
 
 def _abort_fault(control: CallControl) -> Fault:
-    from court.workers.supervisor import Fault
+    from court.workers.faults import Fault
 
     if control.timed_out:
         return Fault("timeout", "the call passed the server's --timeout; the member was stopped")
@@ -132,7 +133,7 @@ def _abort_fault(control: CallControl) -> Fault:
 class Engine:
     def __init__(self, config: Config, timeout: float) -> None:
         self.config = config
-        from court.workers.supervisor import Limits
+        from court.workers.limits import Limits
 
         # One Limits object for every worker and session; the profile is set per call.
         self.limits = Limits(timeout=timeout, memory_bytes=WORKER_MEMORY_BYTES, profile=None,

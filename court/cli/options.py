@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 
 from ..catalog import Config, ConfigError, Resolution, load_config, resolve
-from ..workers.supervisor import Limits
+from ..workers.limits import Limits
 from . import checks
 from .usage import UsageError
 

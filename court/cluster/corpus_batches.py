@@ -17,7 +17,7 @@ from typing import Any
 from ..catalog import Resolution
 from ..corpus import Case
 from ..runner import CaseRecord, Interrupted, _case_limits, run_one
-from ..workers.supervisor import Limits
+from ..workers.limits import Limits
 from .connect import ClusterSpec, Connection
 from .tasks import TaskFigures, TaskPool
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..catalog import Resolution
 from ..fuzz.campaign import Campaign, Finding, Stats, save_finding
-from ..workers.supervisor import Limits
+from ..workers.limits import Limits
 from .connect import Connection
 from .tasks import TaskFigures, TaskPool
 

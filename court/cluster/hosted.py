@@ -24,7 +24,7 @@ from distributed import WorkerPlugin
 
 from ..catalog import Resolution
 from ..session import CourtSession
-from ..workers.supervisor import Limits
+from ..workers.limits import Limits
 
 PLUGIN_NAME = "lispex-court-sessions"
 

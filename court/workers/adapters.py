@@ -26,8 +26,10 @@ from typing import Any
 
 from ..catalog import Product
 from . import reaper
+from .faults import OUT_OF_MEMORY, Fault
+from .limits import Limits
 from .protocol import check_observation, fill_defaults
-from .supervisor import OUT_OF_MEMORY, Fault, Limits, kill_group
+from .reaper import kill_group
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
                        r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+) (?P<msg>.*)$")

@@ -10,22 +10,20 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import resource
 import select
 import signal
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
-
-import psutil
 
 from ..catalog import Product
 from . import reaper
+from .faults import OUT_OF_MEMORY, Fault
+from .limits import Limits
 from .protocol import check_hello
+from .reaper import kill_group
 
 STARTUP_TIMEOUT = 30.0
 CHUNK = 1 << 16
@@ -34,82 +32,6 @@ CHUNK = 1 << 16
 _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 _encode_ascii = json.JSONEncoder(check_circular=False).encode
 _decode = json.JSONDecoder().decode
-# What a process's standard error says when it ran out of memory under RLIMIT_AS: CPython, Rust,
-# C++, glibc/strerror, Go, the JVM. Evidence for a `memory-limit` fault instead of a crash.
-OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
-                           r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
-KILL_GRACE = 0.5
-
-
-class Fault(Exception):
-    """An infrastructure failure of one member: kind is build, timeout, crash (killed by a
-    signal), exit (exited with a status its protocol does not allow), protocol, memory-limit or
-    cleanup."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "message": self.message}
-
-
-@dataclass
-class Limits:
-    """What every member of a court runs under, the same for all."""
-
-    timeout: float = 10.0  # wall-clock seconds per case
-    memory_bytes: int = 2 << 30  # RLIMIT_AS of each worker
-    profile: str | None = None
-    meter_limits: dict[str, int] | None = None
-
-
-def _limit_memory(nbytes: int):
-    def apply() -> None:
-        if nbytes:
-            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
-    return apply
-
-
-def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
-    """Stop a process and every descendant. Returns cleanup problems (empty when all died)."""
-    problems: list[str] = []
-    try:
-        family = [psutil.Process(proc.pid)]
-        family += family[0].children(recursive=True)
-    except psutil.Error:
-        family = []
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            continue
-        _, alive = psutil.wait_procs(family, timeout=grace)
-        if not alive:
-            break
-    else:
-        proc.wait(timeout=grace)
-    _, alive = psutil.wait_procs(family, timeout=0.1)
-    for p in alive:
-        if p.pid == proc.pid:  # Popen (or the template) reaps its own process
-            problems.append(f"process {p.pid} survived SIGKILL")
-            continue
-        # It left the group (setsid, a double fork); as the subreaper the court now owns it.
-        problems.append(f"descendant {p.pid} survived the group kill (it had left the process "
-                        "group); it was killed")
-        reaper._kill_and_reap(p)
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        if stream:
-            try:
-                stream.close()
-            except OSError:
-                pass
-    return problems
 
 
 def _json_kind(x: Any) -> str:

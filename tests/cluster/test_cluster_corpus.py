@@ -13,7 +13,7 @@ from court.catalog import load_config, resolve
 from court.cli import main
 from court.corpus import discover
 from court.runner import run_cases
-from court.workers.supervisor import Limits
+from court.workers.limits import Limits
 
 require_dask()
 

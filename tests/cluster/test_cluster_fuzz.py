@@ -12,7 +12,7 @@ from seeded_products import seeded_config
 from court.catalog import load_config, resolve
 from court.cli import main
 from court.cli.arguments import FUZZ_PROFILE
-from court.workers.supervisor import Limits
+from court.workers.limits import Limits
 
 require_dask()
 

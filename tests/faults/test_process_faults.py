@@ -16,7 +16,9 @@ import pytest
 from fault_support import MARK, ROOT, live_marked, worker_toml
 
 from court.catalog import builtin_products
-from court.workers.supervisor import Fault, Limits, WorkerProcess
+from court.workers.faults import Fault
+from court.workers.limits import Limits
+from court.workers.supervisor import WorkerProcess
 
 SPIN = "(define (loop) (loop)) (loop)"
 

@@ -12,7 +12,7 @@ import pytest
 from court.catalog import load_config, resolve
 from court.cli import main
 from court.session import CourtSession
-from court.workers.supervisor import Limits
+from court.workers.limits import Limits
 from implementations import registry
 
 BOTH = "tree,vm" if "vm" in registry.ids() else "tree"

@@ -13,7 +13,7 @@ from court.cli import main
 from court.fuzz.campaign import Campaign
 from court.fuzz.generate import Case
 from court.session import CourtSession
-from court.workers.supervisor import Limits
+from court.workers.limits import Limits
 from implementations import registry
 
 FAKES = Path(__file__).resolve().parent / "fakes"

@@ -60,7 +60,7 @@ def test_run_cases_takes_cases_longest_first(tmp_path):
     from court.catalog import load_config, resolve
     from court.corpus import discover
     from court.runner import run_cases
-    from court.workers.supervisor import Limits
+    from court.workers.limits import Limits
 
     for i in range(5):
         (tmp_path / f"c{i}.lspx").write_text(f"(list {i})")

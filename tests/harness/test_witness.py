@@ -22,7 +22,7 @@ from court.fuzz.subset import SharedSubset
 from court.runner import classify
 from court.session import CaseResult, CourtSession
 from court.verdict import judge
-from court.workers.supervisor import Limits
+from court.workers.limits import Limits
 
 GUILE = shutil.which("guile")
 needs_guile = pytest.mark.skipif(GUILE is None, reason="guile is not on PATH "

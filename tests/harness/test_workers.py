@@ -20,7 +20,8 @@ import pytest
 from court.catalog import load_config, resolve
 from court.session import CourtSession
 from court.workers import forkserver
-from court.workers.supervisor import Limits, WorkerProcess
+from court.workers.limits import Limits
+from court.workers.supervisor import WorkerProcess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIG = (b"(let loop ((i 0) (acc '())) (if (= i 1000000) acc "
@@ -148,7 +149,7 @@ def test_the_template_and_its_workers_die_with_the_court():
         import os, sys, time
         from court.catalog import load_config, resolve
         from court.session import CourtSession
-        from court.workers.supervisor import Limits
+        from court.workers.limits import Limits
         from court.workers import forkserver
         res = resolve(load_config(search_cwd=False), "tree-rust")
         s = CourtSession(res, Limits(timeout=30))
