@@ -244,7 +244,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
         me = threading.get_ident()
         session = None
         try:
-            session = CourtSession(resolution, _case_limits(limits, None), jobs=1)
+            session = CourtSession(resolution, case_limits(limits, None), jobs=1)
             with lock:
                 sessions.append(session)
             while not stop.is_set():
@@ -383,7 +383,7 @@ def _name(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
-def _case_limits(base: Limits, case: Case | None) -> Limits:
+def case_limits(base: Limits, case: Case | None) -> Limits:
     if case is None or not case.run:
         return base
     meter = dict(base.meter_limits or {})
@@ -394,7 +394,7 @@ def _case_limits(base: Limits, case: Case | None) -> Limits:
 
 def run_one(session: CourtSession, case: Case, limits: Limits,
             known: KnownDifferences | None = None) -> CaseRecord:
-    session.limits = _case_limits(limits, case)
+    session.limits = case_limits(limits, case)
     for w in session.workers.values():
         w.limits = session.limits
     try:

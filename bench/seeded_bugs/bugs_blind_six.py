@@ -29,7 +29,7 @@ def _dw_thunk_one_value() -> None:
     edit_function(control.Control, "control",
                   "    if tag == F_DW:\n        k.append((F_DW_DONE, val))\n",
                   "    if tag == F_DW:\n        if type(val) is Values:\n"
-                  "            raise _mv(fr[3].span, val)\n"
+                  "            raise mv_error(fr[3].span, val)\n"
                   "        k.append((F_DW_DONE, val))\n")
 
 
@@ -135,8 +135,8 @@ def _qq_dotted_unquote() -> None:
     # Realistic: the dotted-tail case was written for a template the reader leaves dotted
     # (tail is not None), so its test can never hold for the folded form it is there for.
     edit_function(_derived_class(), "_qq",
-                  "if tail is None and len(items) >= 3 and _is_symbol(items[-2])",
-                  "if tail is not None and len(items) >= 3 and _is_symbol(items[-2])")
+                  "if tail is None and len(items) >= 3 and is_symbol(items[-2])",
+                  "if tail is not None and len(items) >= 3 and is_symbol(items[-2])")
 
 
 # -- topaz-tree ---------------------------------------------------------------------------------

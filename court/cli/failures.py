@@ -81,7 +81,7 @@ def shell_lines(argv: list[str], width: int, indent: str = "  ") -> list[str]:
     return lines
 
 
-def _rule(term: Term, title: str, char: str, style: str = "") -> None:
+def rule(term: Term, title: str, char: str, style: str = "") -> None:
     title = elide(title, term.width - 4)
     side = max(term.width - len(title) - 2, 2)
     left = side // 2
@@ -138,9 +138,9 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
     if not bad:
         return
     term.line()
-    _rule(term, f"FAILURES ({len(bad)})", "=", "bold red")
+    rule(term, f"FAILURES ({len(bad)})", "=", "bold red")
     for c in bad:
-        _rule(term, f"{c['id']}: {c['outcome']}", "_", OUTCOME_STYLE.get(c["outcome"], "bold"))
+        rule(term, f"{c['id']}: {c['outcome']}", "_", OUTCOME_STYLE.get(c["outcome"], "bold"))
         for t in case_lines(c, term.width):
             term.line(t)
         if c.get("reproduce"):
@@ -150,7 +150,7 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
     counts: dict[str, int] = {}
     for c in bad:
         counts[c["outcome"]] = counts.get(c["outcome"], 0) + 1
-    _rule(term, f"{len(bad)} failed: " + ", ".join(f"{n} {k}" for k, n in counts.items()),
+    rule(term, f"{len(bad)} failed: " + ", ".join(f"{n} {k}" for k, n in counts.items()),
           "=", "bold red")
 
 

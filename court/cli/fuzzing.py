@@ -76,11 +76,11 @@ def finding_divergence(finding: Any) -> dict[str, Any] | None:
 
 
 def print_finding(finding: Any, term: Term, res: Any, args: argparse.Namespace) -> None:
-    from .failures import _rule, shell_lines
+    from .failures import rule, shell_lines
 
     div = finding_divergence(finding)
     axis = div["axis"] if div else finding.signature.get("axis", "?")
-    _rule(term, f"finding {finding.id}: {axis} differs", "_", "bold red")
+    rule(term, f"finding {finding.id}: {axis} differs", "_", "bold red")
     term.wrapped(finding.minimized.rstrip())
     if finding.input is not None:
         term.line(f"input: {elide(finding.input, term.width)}")

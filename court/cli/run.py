@@ -278,9 +278,9 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
                   + ", ".join(f"{n} {k}" for k, n in o.items()))
         for name, st in s["members"].items():
             term.line(f"  {name}: {st['cases']} cases, median wall "
-                      f"{markdown._fmt_s(st['wall_median_seconds'])}, p95 wall "
-                      f"{markdown._fmt_s(st['wall_p95_seconds'])}, peak RSS max "
-                      f"{markdown._fmt_b(st['peak_rss_max_bytes'])}")
+                      f"{markdown.format_seconds(st['wall_median_seconds'])}, p95 wall "
+                      f"{markdown.format_seconds(st['wall_p95_seconds'])}, peak RSS max "
+                      f"{markdown.format_mib(st['peak_rss_max_bytes'])}")
         _print_cluster(report, term)
         return
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
@@ -302,8 +302,8 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
         m.add_column(col, justify="right" if col != "member" else "left")
     for name, st in s["members"].items():
-        m.add_row(name, str(st["cases"]), markdown._fmt_s(st["wall_median_seconds"]),
-                  markdown._fmt_s(st["wall_p95_seconds"]), markdown._fmt_b(st["peak_rss_max_bytes"]))
+        m.add_row(name, str(st["cases"]), markdown.format_seconds(st["wall_median_seconds"]),
+                  markdown.format_seconds(st["wall_p95_seconds"]), markdown.format_mib(st["peak_rss_max_bytes"]))
     term.console.print(m)
     _print_cluster(report, term)
 
