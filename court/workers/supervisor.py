@@ -44,10 +44,9 @@ def _json_kind(x: Any) -> str:
 class WorkerProcess:
     """One long-lived `lispex.court-worker/v1` worker for one product.
 
-    A shipped implementation's worker is forked from the warm worker template
-    (court/forkserver.py); any other product's worker is its own process. Either way one request
-    is one write of one encoded line, and its reply is read in large chunks from the worker's
-    stdout (its stderr is drained in the same poll, for the last words of a crash) by the
+    A shipped implementation's worker is forked from the warm worker template (forkserver.py);
+    any other product's worker is its own process. Either way one request is one write of one
+    encoded line, and its reply is read in large chunks from the worker's stdout (its stderr is drained in the same poll, for the last words of a crash) by the
     requesting thread itself: no reader thread, no queue hand-off per case.
     """
 
@@ -72,7 +71,7 @@ class WorkerProcess:
         self._err = bytearray()
         self._fds: tuple[int, int, int] = (-1, -1, -1)
         self._poller: Any = None
-        self.token = ""  # marks every process this worker's product starts (court/reaper.py)
+        self.token = ""  # marks every process this worker's product starts (reaper.py)
         self.cleanup_problems: list[str] = []  # strays found since the caller last took them
 
     def command(self) -> list[str]:

@@ -1,5 +1,5 @@
 """The worker protocol's schema (docs/schemas/court-worker-v1.schema.json) and the court's own
-check of replies (court/worker_protocol.py) say the same about good and bad replies."""
+check of replies (court/workers/protocol.py) say the same about good and bad replies."""
 
 from __future__ import annotations
 
