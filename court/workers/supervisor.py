@@ -46,8 +46,9 @@ class WorkerProcess:
 
     A shipped implementation's worker is forked from the warm worker template (forkserver.py);
     any other product's worker is its own process. Either way one request is one write of one
-    encoded line, and its reply is read in large chunks from the worker's stdout (its stderr is drained in the same poll, for the last words of a crash) by the
-    requesting thread itself: no reader thread, no queue hand-off per case.
+    encoded line, and its reply is read in large chunks from the worker's stdout (its stderr is
+    drained in the same poll, for the last words of a crash) by the requesting thread itself: no
+    reader thread, no queue hand-off per case.
     """
 
     def __init__(self, product: Product, limits: Limits, recycle_after: int = 500) -> None:
