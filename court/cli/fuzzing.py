@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from .checks import read_input, read_program
-from .on_cluster import cluster_spec, connect
+from .on_cluster import cluster_spec
 from .options import check_input, limits_from, resolution
 from .terminal import Term, divergence_lines, elide, fit_text, make_term
 from .usage import UsageError
@@ -170,7 +170,10 @@ def run_fuzz(args: argparse.Namespace) -> int:
     out.line(f"seed {run_seed} (reproduce with --seed {run_seed})")
     args.seed = run_seed  # every program (and every cluster chunk) derives from this seed
     if spec is not None:
-        return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds)
+        from .on_cluster import run_fuzz_on_cluster
+
+        return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds,
+                                   fuzz_status)
     corpus = Path(args.corpus) if args.corpus else None
 
     start = time.perf_counter()
@@ -244,67 +247,6 @@ def run_fuzz(args: argparse.Namespace) -> int:
     if interrupted is not None:
         raise interrupted
     return fuzz_status(s, out.line)
-
-
-def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: Any,
-                        quarantine: dict[str, str], save_dir: Path | None,
-                        seconds: float | None) -> int:
-    from rich.console import Console
-
-    from ..cluster.fuzz_chunks import FuzzJob, run_campaign
-    from ..cluster.tasks import TaskFailed
-
-    console = Console(stderr=True)
-    job = FuzzJob(res, limits, args.seed, args.safe_only, tuple(sorted(quarantine)))
-    last = [time.perf_counter()]
-
-    def on_finding(finding: Any) -> None:
-        where = f" -> {finding.path}" if finding.path else ""
-        sig = finding.signature
-        console.print(f"[red]finding[/red] {finding.id}: {sig['kind']} on {sig['axis']} "
-                      f"{sig.get('codes', sig.get('factions'))}{where}")
-        console.print(finding.minimized.rstrip())
-
-    def on_progress(stats: Any) -> None:
-        now = time.perf_counter()
-        if now - last[0] > 5:
-            last[0] = now
-            console.print(f"... {stats.generated} programs, {len(stats.findings)} findings")
-
-    with connect(spec) as conn:
-        try:
-            result = run_campaign(conn, job, examples=args.examples, seconds=seconds,
-                                  save_dir=save_dir, reduce_seconds=args.reduce_seconds,
-                                  max_findings=args.max_findings, on_finding=on_finding,
-                                  on_progress=on_progress)
-        except TaskFailed as e:
-            print(f"court: {e}", file=sys.stderr)
-            return 3
-    s, elapsed = result.stats, result.wall_seconds
-    out = Console()
-    out.print(f"court fuzz: court {res.court} ({', '.join(res.members)}), seed {args.seed}")
-    out.print(f"cluster: {spec.label()}, {result.workers} workers, {result.figures.tasks} tasks "
-              f"({result.chunks} chunks), retried tasks {result.figures.retried}")
-    out.print(f"programs generated: {s.generated} in {elapsed:.1f} s "
-              f"({s.generated / max(elapsed, 1e-9):.1f} cases/s), after "
-              f"{result.warm_seconds:.1f} s starting the workers' court sessions")
-    out.print(f"agree {s.agree}, not comparable {s.not_comparable} (resource outcomes), "
-              f"infrastructure errors {s.infrastructure}, unconfirmed {s.unconfirmed}, "
-              f"quarantined {s.quarantined}, duplicates {s.duplicates}")
-    work = max(result.generate_seconds + s.eval_seconds + s.reduce_seconds, 1e-9)
-    out.print(f"worker time {work:.1f} s: generating {result.generate_seconds / work:.0%}, "
-              f"evaluating {s.eval_seconds / work:.0%}, reducing {s.reduce_seconds / work:.0%}")
-    for member, kind, message, source in s.infra_examples:
-        out.print(f"  infrastructure error on {member} ({kind}: {message}) for:")
-        out.print("    " + source.strip().replace("\n", "\n    "))
-    for fault in conn.cleanup_faults:
-        out.print(f"  cleanup fault on {fault.get('member')}: {fault.get('message')}")
-    out.print(f"findings: {len(s.findings)}")
-    for f in s.findings:
-        out.print(f"  {f.id}: {f.signature['kind']} on {f.signature['axis']} "
-                  f"{f.signature.get('codes', f.signature.get('factions'))}"
-                  + (f" saved as {f.path}" if f.path else ""))
-    return fuzz_status(s, out.print)
 
 
 def fuzz_status(s: Any, say: Any) -> int:
