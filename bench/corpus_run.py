@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from court.catalog import load_config, resolve  # noqa: E402
 from court.corpus import discover  # noqa: E402
-from court.products import load_config, resolve  # noqa: E402
 from court.runner import run_cases  # noqa: E402
-from court.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 TARGET_ALL_FOUR = 8.0
 

@@ -39,9 +39,9 @@ sys.path.insert(0, os.environ.get("COURT_BENCH_ROOT")
 
 import psutil  # noqa: E402
 
-from court.products import load_config, resolve  # noqa: E402
+from court.catalog import load_config, resolve  # noqa: E402
 from court.session import CourtSession  # noqa: E402
-from court.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 TEMPLATES = [
     "(+ {i} 1)",

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from court.catalog import load_config, resolve  # noqa: E402
 from court.cli.arguments import FUZZ_PROFILE  # noqa: E402
 from court.fuzz import values as V  # noqa: E402
-from court.products import load_config, resolve  # noqa: E402
 from court.session import CourtSession  # noqa: E402
-from court.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 CAUGHT = ("(write (list (guard (e ((error-object? e) (list 'fault (error-object-message e) "
           "(error-object-irritants e))) (#t (list 'raised e))) {})))")

@@ -47,7 +47,7 @@ ALL_FOUR = ("tree", "vm", "topaz-tree", "topaz-vm")
 
 
 def meter_model(impl: str) -> str:
-    from court.products import builtin_products
+    from court.catalog import builtin_products
 
     return builtin_products()[impl].meter_model or impl
 

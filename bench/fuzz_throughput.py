@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from court.catalog import load_config, resolve  # noqa: E402
 from court.fuzz.campaign import Campaign  # noqa: E402
 from court.fuzz.generate import generate  # noqa: E402
 from court.fuzz.mutate import Mutator  # noqa: E402
-from court.products import load_config, resolve  # noqa: E402
 from court.session import CourtSession  # noqa: E402
-from court.supervisor import Limits  # noqa: E402
+from court.workers.limits import Limits  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

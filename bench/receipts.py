@@ -47,12 +47,12 @@ def timed(cmd: list[str]) -> tuple[float, int, str]:
 
 def in_process(program: Path, data: Path | None, keydir: Path,
                repeats: int) -> dict[str, float]:
-    from court.products import load_config, resolve
+    from court.catalog import load_config, resolve
     from court.session import CourtSession
-    from court.supervisor import Limits
     from court.vouchers import receipt_bytes, receipt_for
     from court.vouchers.keys import load_public_key, load_signing_key
     from court.vouchers.verify import Request, verify
+    from court.workers.limits import Limits
 
     key = load_signing_key(keydir / "court-signing.key")
     pub = load_public_key(keydir / "court-signing.pub")

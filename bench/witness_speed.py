@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
+from court.catalog import load_config, resolve
 from court.corpus import discover
-from court.products import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
+from court.workers.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 

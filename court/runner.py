@@ -25,13 +25,13 @@ from typing import Any
 
 import psutil
 
+from .catalog import Resolution
 from .corpus import Case, normative
 from .differences import KnownDifferences
 from .files import safe_text
-from .products import Resolution
 from .session import CaseResult, CourtSession, InputRejected
-from .supervisor import Limits
 from .verdict import FINDING_KINDS, Verdict, transcript, unjudged
+from .workers.limits import Limits
 
 OUTCOMES = ("agree", "disagree", "one-sided-limit", "member-fault", "not-comparable",
             "expectation-broken", "infrastructure-error", "known-difference", "interrupted",
@@ -243,7 +243,7 @@ def run_cases(cases: list[Case], resolution: Resolution, limits: Limits, jobs: i
         me = threading.get_ident()
         session = None
         try:
-            session = CourtSession(resolution, _case_limits(limits, None), jobs=1)
+            session = CourtSession(resolution, case_limits(limits, None), jobs=1)
             with lock:
                 sessions.append(session)
             while not stop.is_set():
@@ -382,7 +382,7 @@ def _name(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
-def _case_limits(base: Limits, case: Case | None) -> Limits:
+def case_limits(base: Limits, case: Case | None) -> Limits:
     if case is None or not case.run:
         return base
     meter = dict(base.meter_limits or {})
@@ -393,7 +393,7 @@ def _case_limits(base: Limits, case: Case | None) -> Limits:
 
 def run_one(session: CourtSession, case: Case, limits: Limits,
             known: KnownDifferences | None = None) -> CaseRecord:
-    session.limits = _case_limits(limits, case)
+    session.limits = case_limits(limits, case)
     for w in session.workers.values():
         w.limits = session.limits
     try:

@@ -16,13 +16,16 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from . import forkserver
-from .adapters import ONESHOT
-from .forkserver import builtin_impl
-from .products import Resolution
-from .supervisor import Fault, Limits, WorkerProcess, check_output
+from .catalog import Resolution
 from .verdict import Verdict, judge, project
-from .worker_protocol import check_run_reply, fill_defaults
+from .workers import forkserver
+from .workers.adapters import ONESHOT
+from .workers.bounds import check_output
+from .workers.faults import Fault
+from .workers.forkserver import builtin_impl
+from .workers.limits import Limits
+from .workers.protocol import check_run_reply, fill_defaults
+from .workers.supervisor import WorkerProcess
 
 OBSERVATION_SCHEMA = "lispex.court-observation/v1"
 # A re-run with a raised budget gets this many times the meter limits the member ran out of ...

@@ -2,7 +2,7 @@
 a `lispex.court-worker/v1` worker on request, so that a court pays a fork, not an interpreter
 start and an import, per member.
 
-    python -S -c BOOT PATHS PRELOAD      (started by court/forkserver.py, never by hand)
+    python -S -c BOOT PATHS PRELOAD      (started by court/workers/forkserver.py, never by hand)
 
 The control channel is a SOCK_SEQPACKET Unix socket on fd 0, one JSON message per packet:
 

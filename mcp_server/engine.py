@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from court.products import (
+from court.catalog import (
     Config,
     ConfigError,
     Product,
@@ -29,7 +29,8 @@ from court.products import (
 
 if TYPE_CHECKING:
     from court.session import CaseResult
-    from court.supervisor import Fault, WorkerProcess
+    from court.workers.faults import Fault
+    from court.workers.supervisor import WorkerProcess
 
 # Products of these families are offered only when named with --product at start.
 OPT_IN_FAMILIES = ("topaz",)
@@ -122,7 +123,7 @@ def _session_class() -> type:
 
 
 def _abort_fault(control: CallControl) -> Fault:
-    from court.supervisor import Fault
+    from court.workers.faults import Fault
 
     if control.timed_out:
         return Fault("timeout", "the call passed the server's --timeout; the member was stopped")
@@ -152,7 +153,7 @@ def remedy(missing: list[str], offered: Config) -> str:
 class Engine:
     def __init__(self, config: Config, timeout: float) -> None:
         self.config = config
-        from court.supervisor import Limits
+        from court.workers.limits import Limits
 
         # One Limits object for every worker and session; the profile is set per call.
         self.limits = Limits(timeout=timeout, memory_bytes=WORKER_MEMORY_BYTES, profile=None,
@@ -210,7 +211,7 @@ class Engine:
     def _reap(self, control: CallControl) -> None:
         import psutil
 
-        from court import forkserver
+        from court.workers import forkserver
 
         me = psutil.Process()
         while True:

@@ -117,7 +117,7 @@ def _profiles(server_default: str) -> list[dict[str, Any]]:
 
 
 def _courts(config: Any) -> list[dict[str, Any]]:
-    from court.products import DEFAULT_COURT, FIXED_COURTS, resolve
+    from court.catalog import DEFAULT_COURT, FIXED_COURTS, resolve
 
     out = []
     for name in config.courts:

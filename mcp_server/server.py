@@ -346,8 +346,8 @@ def main(args: argparse.Namespace | Sequence[str] | None = None) -> int:
     sys.stdout = sys.stderr
     # The worker template of the default court boots while the server loads the rest; the
     # warm-up below forks its workers from it.
-    from court.forkserver import prestart, shutdown
-    from court.products import DEFAULT_COURT, FIXED_COURTS
+    from court.catalog import DEFAULT_COURT, FIXED_COURTS
+    from court.workers.forkserver import prestart, shutdown
 
     prestart(FIXED_COURTS[DEFAULT_COURT])
     tools = _start(args)
@@ -394,7 +394,7 @@ def _warm(tools: Any) -> None:
 
 
 def _start(args: argparse.Namespace) -> Any:
-    from court.products import ConfigError
+    from court.catalog import ConfigError
     from implementations.lispex.meters import profiles
 
     from .engine import offered_config

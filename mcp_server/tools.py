@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import receipts, schema
+from . import receipts, schema_check
 from .engine import CallControl
 from .reference import TOPICS, Reference, diagnostic_entry
 from .schemas import MAX_SOURCE, input_schemas, output_schema
@@ -72,7 +72,7 @@ class ArgumentError(Exception):
 
 class Tools:
     def __init__(self, config: Any, timeout: float, default_profile: str) -> None:
-        from court.products import DEFAULT_COURT
+        from court.catalog import DEFAULT_COURT
         from implementations.lispex.meters import profiles
 
         self.config = config
@@ -127,7 +127,7 @@ class Tools:
 
     def call(self, name: str, args: dict[str, Any], control: CallControl,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-        problems = schema.errors(args, self.inputs[name])
+        problems = schema_check.errors(args, self.inputs[name])
         try:
             if problems:
                 path, message = problems[0]
@@ -139,7 +139,7 @@ class Tools:
                                  "message": e.message})
         result.setdefault("profile", args.get("profile", self.default_profile))
         structured = {"result": result}
-        bad = schema.errors(structured, output_schema(name))
+        bad = schema_check.errors(structured, output_schema(name))
         if bad:
             # A bug here, not the caller's fault: say so rather than send a wrong shape.
             sys.stderr.write(f"lispex-court mcp: {name} result breaks its output schema: "
@@ -227,7 +227,7 @@ class Tools:
 
     def lispex_compare(self, args: dict[str, Any], control: CallControl,
                        progress: Callable[[str], None] | None) -> tuple[dict[str, Any], bool]:
-        from court.products import ConfigError
+        from court.catalog import ConfigError
         from court.record import result_json, unavailable_result
 
         court = args.get("court", self.default_court)

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from ..files import MAX_INPUT_BYTES, MAX_PROGRAM_BYTES, FileRefused, read_bounded, safe_text
-from ..supervisor import Limits
+from ..workers.limits import Limits
 from .usage import UsageError, parse_limit
 
 # The wall clock is a safety net against hangs; the deterministic meters are the limit. The

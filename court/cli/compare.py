@@ -13,45 +13,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..products import ConfigError, load_config, resolve
 from ..record import result_json, unavailable_result
 from ..session import CourtSession, InputRejected
-from ..supervisor import Limits
 from ..verdict import FINDING_KINDS
-from . import checks
 from .checks import read_input, read_program
-from .render import make_term
+from .options import check_input, config_from, input_label, limits_from, resolution
+from .terminal import make_term
 from .usage import UsageError
 from .vouchers import compare_receipt, signing_key
 
 EXIT_AGREE, EXIT_DISAGREE, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
-
-
-
-def limits_from(args: argparse.Namespace) -> Limits:
-    """Checked limits (profile, meter axes, timeout, memory, jobs): see checks.py."""
-    return checks.limits(args)
-
-
-def config_from(args: argparse.Namespace):
-    if getattr(args, "config", None) is not None and not args.config.strip():
-        raise UsageError("court: --config must not be empty")
-    try:
-        return load_config(Path(args.config) if args.config else None)
-    except ConfigError as e:
-        raise UsageError(f"court: {e}") from None
-
-
-def resolution(args: argparse.Namespace, court: str | None = None):
-    """The court named by --court / --impl, after checking the list and the names in it."""
-    checks.nonempty(args, "court")
-    config = config_from(args)
-    impls = checks.impl_list(getattr(args, "impl", None))
-    checks.check_known_products(impls, config)
-    try:
-        return resolve(config, court or getattr(args, "court", None), impls)
-    except ConfigError as e:
-        raise UsageError(f"court: {e}") from None
 
 
 def known_difference(res: Any, case: Any, source: bytes) -> dict[str, str] | None:
@@ -83,25 +54,6 @@ def exit_code(result: dict[str, Any], strict: bool) -> int:
     return EXIT_DISAGREE if strict else EXIT_AGREE
 
 
-def check_input(text: str | None, label: str = "--input") -> None:
-    """Reject a malformed input datum before any worker starts: it is the user's mistake. The
-    message names where the datum came from (the file, or --input) and the position."""
-    if text is None:
-        return
-    from implementations.lispex.errors import LispexError
-    from implementations.lispex.reader import read_datum_text
-
-    try:
-        read_datum_text(text, label)
-    except LispexError as e:
-        where = f"{label}:{e.span[1]}:{e.span[2]}" if e.span is not None else label
-        raise UsageError(f"court: invalid input datum in {where}: {e.code} {e.message}") from None
-
-
-def input_label(args: argparse.Namespace) -> str:
-    return getattr(args, "input_file", None) or "--input"
-
-
 def run_compare(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     source = read_program(args.program)
@@ -126,7 +78,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
     else:
-        from .render import render
+        from .terminal import render
 
         render(result, term, wide=args.wide)
         known = result.get("known_difference")

@@ -63,7 +63,7 @@ def run_disasm(args: argparse.Namespace) -> int:
     from implementations.lispex.errors import LispexError, ResourceExhausted
     from implementations.lispex.normalizer import normalize
     from implementations.lispex.reader import read_source
-    from implementations.lispex.run import _diagnostic
+    from implementations.lispex.run import diagnostic_of
 
     source = read_program(args.program)
     try:
@@ -76,7 +76,7 @@ def run_disasm(args: argparse.Namespace) -> int:
         read = read_source(source, args.program)
         program = normalize(read.datums, args.program, None, read.pragmas)
     except LispexError as e:
-        sys.stderr.write(_diagnostic(e, "reader").render(args.program) + "\n")
+        sys.stderr.write(diagnostic_of(e, "reader").render(args.program) + "\n")
         return 1
     except ResourceExhausted as e:
         sys.stderr.write(f"{e.code} {args.program}:0:0 {e.message}\n")

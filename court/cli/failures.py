@@ -23,7 +23,7 @@ from rich.text import Text
 from ..report.markdown import failing
 from ..verdict import evidence_lines
 from .checks import DEFAULT_TIMEOUT
-from .render import Term, divergence_lines, elide, fit_text, marked_values
+from .terminal import Term, divergence_lines, elide, fit_text, marked_values
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
 DEFAULT_MEMORY_MIB = 2048
@@ -41,7 +41,7 @@ def in_github_actions() -> bool:
 def config_argv(res: Any, args: argparse.Namespace) -> list[str]:
     """``--config ABSOLUTE_PATH`` when the court or one of its members comes from a court.toml,
     so that the command works from any folder; empty for the built-in courts."""
-    from ..products import FIXED_COURTS, find_config
+    from ..catalog import FIXED_COURTS, find_config
 
     foreign = res.court not in FIXED_COURTS or any(
         not p.origin.startswith("builtin") for p in res.products.values())
@@ -105,7 +105,7 @@ def shell_lines(argv: list[str], width: int, indent: str = "  ") -> list[str]:
     return lines
 
 
-def _rule(term: Term, title: str, char: str, style: str = "") -> None:
+def rule(term: Term, title: str, char: str, style: str = "") -> None:
     title = elide(title, term.width - 4)
     side = max(term.width - len(title) - 2, 2)
     left = side // 2
@@ -161,9 +161,9 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
     if not bad:
         return
     term.line()
-    _rule(term, f"FAILURES ({len(bad)})", "=", "bold red")
+    rule(term, f"FAILURES ({len(bad)})", "=", "bold red")
     for c in bad:
-        _rule(term, f"{c['id']}: {c['outcome']}", "_", OUTCOME_STYLE.get(c["outcome"], "bold"))
+        rule(term, f"{c['id']}: {c['outcome']}", "_", OUTCOME_STYLE.get(c["outcome"], "bold"))
         for t in case_lines(c, term.width, term.plain):
             term.wrapped(t)
         if c.get("reproduce"):
@@ -173,7 +173,7 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
     counts: dict[str, int] = {}
     for c in bad:
         counts[c["outcome"]] = counts.get(c["outcome"], 0) + 1
-    _rule(term, f"{len(bad)} failed: " + ", ".join(f"{n} {k}" for k, n in counts.items()),
+    rule(term, f"{len(bad)} failed: " + ", ".join(f"{n} {k}" for k, n in counts.items()),
           "=", "bold red")
 
 

@@ -118,8 +118,8 @@ def _prestart_template(court: str | None, impl: str | None) -> None:
     """Start the worker template for the members the court will likely have (a fixed court's
     members are known before any configuration is read; a guess naming a product the template
     cannot fork is skipped by it)."""
-    from ..forkserver import prestart
-    from ..products import DEFAULT_COURT, FIXED_COURTS
+    from ..catalog import DEFAULT_COURT, FIXED_COURTS
+    from ..workers.forkserver import prestart
 
     impls = [s for s in impl.split(",") if s] if impl else None
     prestart(impls or FIXED_COURTS.get(court or DEFAULT_COURT, ()))
@@ -189,7 +189,7 @@ def _main(argv: Sequence[str] | None, restore: list[Callable[[], None]]) -> int:
 
                 return run_compare(args)
             finally:
-                from ..forkserver import shutdown
+                from ..workers.forkserver import shutdown
 
                 shutdown()
         if args.command != "mcp":
@@ -199,7 +199,7 @@ def _main(argv: Sequence[str] | None, restore: list[Callable[[], None]]) -> int:
 
             return getattr(run_cmd, f"run_{args.command}")(args)
         if args.command in ("fuzz", "reduce"):
-            from . import fuzz as fuzz_cmd
+            from . import fuzzing as fuzz_cmd
 
             return getattr(fuzz_cmd, f"run_{args.command}")(args)
         if args.command in ("keys", "verify"):

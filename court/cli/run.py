@@ -30,11 +30,11 @@ from ..runner import (
     select,
 )
 from . import checks, signals
-from .cluster import corpus_runner
-from .compare import config_from, limits_from, resolution
 from .failures import in_github_actions, print_failures, progress_bar, reproduce_argv
-from .render import Term, make_term
+from .on_cluster import corpus_runner
+from .options import config_from, limits_from, resolution
 from .select import choose
+from .terminal import Term, make_term
 from .usage import UsageError
 from .vouchers import read_cases, run_receipts, signing_key
 
@@ -305,9 +305,9 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
         term.wrapped(summary_line(report))
         for name, st in s["members"].items():
             term.line(f"  {name}: {st['cases']} cases, median wall "
-                      f"{markdown._fmt_s(st['wall_median_seconds'])}, p95 wall "
-                      f"{markdown._fmt_s(st['wall_p95_seconds'])}, peak RSS max "
-                      f"{markdown._fmt_b(st['peak_rss_max_bytes'])}")
+                      f"{markdown.format_seconds(st['wall_median_seconds'])}, p95 wall "
+                      f"{markdown.format_seconds(st['wall_p95_seconds'])}, peak RSS max "
+                      f"{markdown.format_mib(st['peak_rss_max_bytes'])}")
         _print_cluster(report, term)
         return
     t = Table(title=f"court {report['run']['court']}: {s['cases']} cases")
@@ -329,8 +329,8 @@ def print_summary(report: dict[str, Any], out: Console | Term) -> None:
     for col in ("member", "cases", "median wall", "p95 wall", "peak RSS max"):
         m.add_column(col, justify="right" if col != "member" else "left")
     for name, st in s["members"].items():
-        m.add_row(name, str(st["cases"]), markdown._fmt_s(st["wall_median_seconds"]),
-                  markdown._fmt_s(st["wall_p95_seconds"]), markdown._fmt_b(st["peak_rss_max_bytes"]))
+        m.add_row(name, str(st["cases"]), markdown.format_seconds(st["wall_median_seconds"]),
+                  markdown.format_seconds(st["wall_p95_seconds"]), markdown.format_mib(st["peak_rss_max_bytes"]))
     term.console.print(m)
     _print_cluster(report, term)
 

@@ -175,7 +175,7 @@ def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any, li
     status when one could not be written. A case without a result (malformed, not run), or
     whose files are not what they were when the run started, gets none, and is named: a
     receipt binds the bytes that ran, never a later edit."""
-    from ..runner import _case_limits
+    from ..runner import case_limits
     from ..vouchers import VoucherError
 
     folder = Path(args.receipts)
@@ -191,7 +191,7 @@ def run_receipts(args: argparse.Namespace, key: Any, records: list, res: Any, li
                 continue
             source, input_text = before[case.id]  # type: ignore[misc]
             write_receipt(folder / f"{case.id}.receipt.json", key, res,
-                          _case_limits(limits, case), source, input_text,
+                          case_limits(limits, case), source, input_text,
                           case.program.name, r.result)
         except (OSError, UnicodeDecodeError) as e:
             print(f"court: cannot write the receipt of {case.id}: {e}", file=sys.stderr)

@@ -10,7 +10,7 @@ written by the client alone, so workers need the court installed, never a shared
 
 Modules: ``connect`` (a client on a LocalCluster or a running scheduler), ``tasks`` (submission
 with resubmission when a worker is lost), ``hosted`` (the warm court sessions each Dask worker
-keeps), ``fuzz`` (campaign chunks), ``corpus`` (corpus batches).
+keeps), ``fuzz_chunks`` (campaign chunks), ``corpus_batches`` (corpus batches).
 """
 
 from __future__ import annotations

@@ -22,9 +22,9 @@ from typing import Any
 
 from distributed import WorkerPlugin
 
-from ..products import Resolution
+from ..catalog import Resolution
 from ..session import CourtSession
-from ..supervisor import Limits
+from ..workers.limits import Limits
 
 PLUGIN_NAME = "lispex-court-sessions"
 

@@ -13,11 +13,11 @@ MAX_LISTED = 50
 MAX_ANNOTATIONS = 10
 
 
-def _fmt_s(x: float | None) -> str:
+def format_seconds(x: float | None) -> str:
     return "-" if x is None else f"{x * 1000:.2f} ms"
 
 
-def _fmt_b(x: float | None) -> str:
+def format_mib(x: float | None) -> str:
     return "-" if x is None else f"{x / (1 << 20):.1f} MiB"
 
 
@@ -101,8 +101,8 @@ def render(report: dict[str, Any]) -> str:
     for m, st in s["members"].items():
         lines.append(f"| {text.md(m)} | {text.md(lineage.get(m, m))} | "
                      f"{text.md_code(ids.get(m, '-')[:16])} | {st['cases']} | "
-                     f"{_fmt_s(st['wall_median_seconds'])} | {_fmt_s(st['wall_p95_seconds'])} | "
-                     f"{_fmt_b(st['peak_rss_max_bytes'])} |")
+                     f"{format_seconds(st['wall_median_seconds'])} | {format_seconds(st['wall_p95_seconds'])} | "
+                     f"{format_mib(st['peak_rss_max_bytes'])} |")
     bad = failing(report)
     if bad:
         lines += ["", f"### Failing cases ({len(bad)})", ""]

@@ -24,7 +24,7 @@ MAX_TIMEOUT = 3600.0
 
 def receipt_limits(req: dict[str, Any]) -> Any:
     """The Limits of the request; V140 if they are malformed."""
-    from court.supervisor import Limits
+    from court.workers.limits import Limits
 
     lim = req.get("limits")
     try:
@@ -63,7 +63,7 @@ def run_checks(v: Verification, statement: dict[str, Any], request: Any, *, reex
 
 
 def _court(v: Verification, court: dict[str, Any], config_path: Path | None) -> Any:
-    from court.products import ConfigError, load_config, resolve
+    from court.catalog import ConfigError, load_config, resolve
 
     name, members = court["name"], list(court["members"])
     try:

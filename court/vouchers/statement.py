@@ -55,7 +55,7 @@ def canonical_input(input_text: str) -> str:
 def request_part(resolution: Any, limits: Any, source: bytes, input_text: str | None,
                  filename: str) -> dict[str, Any]:
     from court import __version__
-    from court.adapters import DEFAULT_PROFILE
+    from court.workers.adapters import DEFAULT_PROFILE
 
     inp = None
     if input_text is not None:

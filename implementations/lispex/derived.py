@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import core_ir as ir
-from .scopes import Scope, _err, _head_name, _is_symbol
+from .scopes import Scope, head_name, is_symbol, normalizer_error
 from .span import Span
 from .syntax import SAtom, SList, SVector, to_value
 from .values import NIL, Symbol, sym
@@ -22,7 +22,7 @@ class DerivedForms:
     def named_let(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         items = d.items
         if len(items) < 4:
-            raise _err("E130", "named let needs a name, bindings and a body", d.span)
+            raise normalizer_error("E130", "named let needs a name, bindings and a body", d.span)
         loop_name = self.binder(items[1])
         pairs = self.bindings(items[2], "let")
         names = self.binders([a for a, _ in pairs], "binding of")
@@ -36,7 +36,7 @@ class DerivedForms:
 
     def form_let_star(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 3:
-            raise _err("E130", "let* needs bindings and a body", d.span)
+            raise normalizer_error("E130", "let* needs bindings and a body", d.span)
         pairs = self.bindings(d.items[1], "let*")
         self.check_expansion(len(pairs), d.span)
         if not pairs:
@@ -87,27 +87,27 @@ class DerivedForms:
 
     def form_when(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 3:
-            raise _err("E130", "when needs a test and a body", d.span)
+            raise normalizer_error("E130", "when needs a test and a body", d.span)
         return ir.If(self.expr(d.items[1], scope, False), self.seq(d.items[2:], scope, tail, d.span),
                      ir.ValuesNode([], d.span), d.span)
 
     def form_unless(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 3:
-            raise _err("E130", "unless needs a test and a body", d.span)
+            raise normalizer_error("E130", "unless needs a test and a body", d.span)
         return ir.If(self.expr(d.items[1], scope, False), ir.ValuesNode([], d.span),
                      self.seq(d.items[2:], scope, tail, d.span), d.span)
 
     def clause_parts(self, c: Any, form: str) -> list:
         if type(c) is not SList or c.tail is not None or not c.items:
-            raise _err("E130", f"malformed {form} clause", c.span)
-        if len(c.items) >= 2 and _is_symbol(c.items[1]) and c.items[1].value.name == "=>":
-            raise _err("E130", f"{form} => clauses are not supported in Lispex", c.span)
+            raise normalizer_error("E130", f"malformed {form} clause", c.span)
+        if len(c.items) >= 2 and is_symbol(c.items[1]) and c.items[1].value.name == "=>":
+            raise normalizer_error("E130", f"{form} => clauses are not supported in Lispex", c.span)
         return c.items
 
     def form_cond(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         clauses = d.items[1:]
         if not clauses:
-            raise _err("E130", "cond needs at least one clause", d.span)
+            raise normalizer_error("E130", "cond needs at least one clause", d.span)
         return self.cond_chain(clauses, scope, tail, d.span)
 
     def cond_chain(self, clauses: list, scope: Scope | None, tail: bool, span: Span) -> ir.Node:
@@ -117,11 +117,11 @@ class DerivedForms:
         node: ir.Node = ir.ValuesNode([], span)  # no clause matched: zero values
         for i, c in enumerate(clauses):
             items = self.clause_parts(c, "cond")
-            if _is_symbol(items[0]) and items[0].value.name == "else":
+            if is_symbol(items[0]) and items[0].value.name == "else":
                 if i != len(clauses) - 1:
-                    raise _err("E130", "else must be the last cond clause", c.span)
+                    raise normalizer_error("E130", "else must be the last cond clause", c.span)
                 if len(items) < 2:
-                    raise _err("E130", "an else clause needs a body", c.span)
+                    raise normalizer_error("E130", "an else clause needs a body", c.span)
                 node = self.seq(items[1:], cur, tail, c.span)
                 break
             test = self.expr(items[0], cur, False)
@@ -142,7 +142,7 @@ class DerivedForms:
 
     def form_case(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 2:
-            raise _err("E130", "case needs a key expression", d.span)
+            raise normalizer_error("E130", "case needs a key expression", d.span)
         key = self.expr(d.items[1], scope, False)
         t = self.temp()
         inner = Scope([t], scope)
@@ -153,15 +153,15 @@ class DerivedForms:
         for i, c in enumerate(clauses):
             items = self.clause_parts(c, "case")
             if len(items) < 2:
-                raise _err("E130", "a case clause needs a body", c.span)
-            if _is_symbol(items[0]) and items[0].value.name == "else":
+                raise normalizer_error("E130", "a case clause needs a body", c.span)
+            if is_symbol(items[0]) and items[0].value.name == "else":
                 if i != len(clauses) - 1:
-                    raise _err("E130", "else must be the last case clause", c.span)
+                    raise normalizer_error("E130", "else must be the last case clause", c.span)
                 built.append((None, self.seq(items[1:], inner, tail, c.span), c.span))
                 continue
             data = items[0]
             if type(data) is not SList or data.tail is not None:
-                raise _err("E130", "case clause data must be a list", data.span)
+                raise normalizer_error("E130", "case clause data must be a list", data.span)
             tests = []
             for datum in data.items:
                 self.check_quoted(datum)
@@ -182,21 +182,21 @@ class DerivedForms:
     def form_do(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         items = d.items
         if len(items) < 3:
-            raise _err("E130", "do needs variable specs and a test clause", d.span)
+            raise normalizer_error("E130", "do needs variable specs and a test clause", d.span)
         specs = items[1]
         if type(specs) is not SList or specs.tail is not None:
-            raise _err("E130", "do variable specs must be a list", specs.span)
+            raise normalizer_error("E130", "do variable specs must be a list", specs.span)
         atoms, inits_syn, steps_syn = [], [], []
         for s in specs.items:
             if type(s) is not SList or s.tail is not None or len(s.items) not in (2, 3):
-                raise _err("E130", "malformed do spec: expected (var init [step])", s.span)
+                raise normalizer_error("E130", "malformed do spec: expected (var init [step])", s.span)
             atoms.append(s.items[0])
             inits_syn.append(s.items[1])
             steps_syn.append(s.items[2] if len(s.items) == 3 else None)
         names = self.binders(atoms, "do variable")
         test_clause = items[2]
         if type(test_clause) is not SList or test_clause.tail is not None or not test_clause.items:
-            raise _err("E130", "do needs a test clause (test result ...)", test_clause.span)
+            raise normalizer_error("E130", "do needs a test clause (test result ...)", test_clause.span)
         loop = self.temp()
         loop_scope = Scope([loop], scope, letrec=True)
         vars_scope = Scope(names, loop_scope)
@@ -219,10 +219,10 @@ class DerivedForms:
 
     def form_quasiquote(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) != 2:
-            raise _err("E130", "quasiquote takes exactly one template", d.span)
+            raise normalizer_error("E130", "quasiquote takes exactly one template", d.span)
         template = d.items[1]
         self.mark_unquotes(template)
-        if _head_name(template) == "unquote" and template.tail is None and \
+        if head_name(template) == "unquote" and template.tail is None and \
                 len(template.items) == 2:
             return self.expr(template.items[1], scope, tail)  # `,x is x, in x's tail position
         return self.qq(template, 1, scope)
@@ -240,12 +240,12 @@ class DerivedForms:
             self.unquoted[id(items_list)] = True  # the vector held an unquote, so its items do
             as_list = self.qq(items_list, depth, scope)
             return ir.App(ir.Intrinsic("list->vector", t.span), [as_list], t.span)
-        head = _head_name(t)
+        head = head_name(t)
         if head in ("unquote", "quasiquote", "unquote-splicing") and t.tail is None:
             if len(t.items) != 2:
-                raise _err("E130", f"{head} takes exactly one expression", t.span)
+                raise normalizer_error("E130", f"{head} takes exactly one expression", t.span)
             if head == "unquote-splicing" and depth == 1:
-                raise _err("E130", "unquote-splicing is only allowed inside a list", t.span)
+                raise normalizer_error("E130", "unquote-splicing is only allowed inside a list", t.span)
             if head == "unquote" and depth == 1:
                 return self.expr(t.items[1], scope, False)
             inner_depth = depth + 1 if head == "quasiquote" else depth - 1
@@ -253,7 +253,7 @@ class DerivedForms:
                              self.cons(self.qq(t.items[1], inner_depth, scope),
                                        ir.Const(NIL, t.span), t.span), t.span)
         items, tail = t.items, t.tail
-        if tail is None and len(items) >= 3 and _is_symbol(items[-2]) and \
+        if tail is None and len(items) >= 3 and is_symbol(items[-2]) and \
                 items[-2].value.name in ("unquote", "unquote-splicing"):
             # `(a unquote x)` is the datum `(a . ,x)`: the unquote stands in the tail.
             items, tail = items[:-2], SList(items[-2:], None, items[-2].span)
@@ -261,9 +261,9 @@ class DerivedForms:
         result: ir.Node = (self.qq(tail, depth, scope) if tail is not None
                            else ir.Const(NIL, t.span))
         for item in reversed(items):
-            if _head_name(item) == "unquote-splicing" and item.tail is None:
+            if head_name(item) == "unquote-splicing" and item.tail is None:
                 if len(item.items) != 2:
-                    raise _err("E130", "unquote-splicing takes exactly one expression", item.span)
+                    raise normalizer_error("E130", "unquote-splicing takes exactly one expression", item.span)
                 if depth == 1:
                     spliced = self.expr(item.items[1], scope, False)
                     result = ir.App(ir.Intrinsic("append", item.span), [spliced, result],

@@ -18,7 +18,7 @@ from .derived import DerivedForms
 from .errors import LispexError, ResourceExhausted
 from .forms import FORBIDDEN, RESERVED, SYNTACTIC_KEYWORDS
 from .meters import NORMALIZATION, Meter
-from .scopes import MAX_NESTING, Scope, Temp, _err, _head_name, _is_symbol
+from .scopes import MAX_NESTING, Scope, Temp, head_name, is_symbol, normalizer_error
 from .span import Span
 from .syntax import SAtom, SList, SVector, to_value
 from .values import Symbol
@@ -98,11 +98,11 @@ class Normalizer(DerivedForms):
         stack = [(d, allow_module)]
         while stack:
             d, allow = stack.pop()
-            head = _head_name(d)
+            head = head_name(d)
             if head == "begin" and d.tail is None:
                 self.step()
                 if len(d.items) == 1:
-                    raise _err("E130", "begin needs at least one form", d.span)
+                    raise normalizer_error("E130", "begin needs at least one form", d.span)
                 stack.extend((sub, False) for sub in reversed(d.items[1:]))
             elif head == "define" and d.tail is None:
                 self.step()
@@ -111,7 +111,7 @@ class Normalizer(DerivedForms):
                 out.append(ir.DefineGlobal(slot, value, name_atom.value.name, d.span))
             elif head == "module" and d.tail is None:
                 if not allow:
-                    raise _err("E130", "module is only allowed at the top level of a file",
+                    raise normalizer_error("E130", "module is only allowed at the top level of a file",
                                d.span)
                 self.step()
                 stack.extend((sub, False) for sub in reversed(self.module_body(d)))
@@ -120,14 +120,14 @@ class Normalizer(DerivedForms):
 
     def module_body(self, d: SList) -> list:
         items = d.items
-        if len(items) < 2 or not _is_symbol(items[1]):
-            raise _err("E130", "module needs a name: (module name (export id ...) body ...)",
+        if len(items) < 2 or not is_symbol(items[1]):
+            raise normalizer_error("E130", "module needs a name: (module name (export id ...) body ...)",
                        d.span)
         i = 2
-        while i < len(items) and _head_name(items[i]) in ("export", "import"):
+        while i < len(items) and head_name(items[i]) in ("export", "import"):
             clause = items[i]
-            if clause.tail is not None or not all(_is_symbol(x) for x in clause.items[1:]):
-                raise _err("E130", f"malformed {_head_name(clause)} clause", clause.span)
+            if clause.tail is not None or not all(is_symbol(x) for x in clause.items[1:]):
+                raise normalizer_error("E130", f"malformed {head_name(clause)} clause", clause.span)
             for x in clause.items[1:]:
                 self.check_forbidden_symbol(x)
             i += 1
@@ -156,11 +156,11 @@ class Normalizer(DerivedForms):
                               (), d.span, phase="normalizer")
 
     def binder(self, d: Any) -> str:
-        if not _is_symbol(d):
-            raise _err("E130", "expected an identifier to bind", d.span)
+        if not is_symbol(d):
+            raise normalizer_error("E130", "expected an identifier to bind", d.span)
         name = d.value.name
         if name in RESERVED:
-            raise _err("E110", f"reserved word {name} cannot be bound", d.span)
+            raise normalizer_error("E110", f"reserved word {name} cannot be bound", d.span)
         self.check_forbidden_symbol(d)
         return name
 
@@ -169,7 +169,7 @@ class Normalizer(DerivedForms):
         seen: set[str] = set()
         for a, n in zip(atoms, names, strict=True):
             if n in seen:
-                raise _err("E130", f"duplicate {what} {n}", a.span)
+                raise normalizer_error("E130", f"duplicate {what} {n}", a.span)
             seen.add(n)
         return names
 
@@ -245,11 +245,11 @@ class Normalizer(DerivedForms):
             self.check_quoted(d)
             return ir.Const(to_value(d, fresh_strings=False), d.span)
         if d.tail is not None:
-            raise _err("E130", "a dotted list cannot be evaluated", d.span)
+            raise normalizer_error("E130", "a dotted list cannot be evaluated", d.span)
         if not d.items:
-            raise _err("E130", "empty application ()", d.span)
+            raise normalizer_error("E130", "empty application ()", d.span)
         head = d.items[0]
-        if _is_symbol(head):
+        if is_symbol(head):
             name = head.value.name
             if name in FORBIDDEN:
                 self.check_forbidden_symbol(head)
@@ -266,7 +266,7 @@ class Normalizer(DerivedForms):
         if name in FORBIDDEN:
             self.check_forbidden_symbol(d)
         if name in SYNTACTIC_KEYWORDS:
-            raise _err("E110", f"reserved word {name} cannot be used as a value", d.span)
+            raise normalizer_error("E110", f"reserved word {name} cannot be used as a value", d.span)
         return self.ref(name, scope, d.span)
 
     def seq(self, forms: list, scope: Scope | None, tail: bool, span: Span) -> ir.Node:
@@ -277,12 +277,12 @@ class Normalizer(DerivedForms):
         """A body: leading internal definitions (as letrec*), then at least one expression."""
         defs = []
         i = 0
-        while i < len(forms) and _head_name(forms[i]) == "define":
+        while i < len(forms) and head_name(forms[i]) == "define":
             defs.append(forms[i])
             i += 1
         rest = forms[i:]
         if not rest:
-            raise _err("E130", "a body needs at least one expression after its definitions",
+            raise normalizer_error("E130", "a body needs at least one expression after its definitions",
                        span)
         if not defs:
             return self.seq(rest, scope, tail, span)
@@ -300,14 +300,14 @@ class Normalizer(DerivedForms):
         items = d.items
         if len(items) >= 2 and type(items[1]) is SList:
             sig = items[1]
-            if not sig.items or not _is_symbol(sig.items[0]):
-                raise _err("E130", "malformed define: expected (define (name param ...) body ...)",
+            if not sig.items or not is_symbol(sig.items[0]):
+                raise normalizer_error("E130", "malformed define: expected (define (name param ...) body ...)",
                            d.span)
             if len(items) < 3:
-                raise _err("E130", "a procedure definition needs a body", d.span)
+                raise normalizer_error("E130", "a procedure definition needs a body", d.span)
             return sig.items[0], None
-        if len(items) != 3 or not _is_symbol(items[1]):
-            raise _err("E130", "malformed define: expected (define name expression)", d.span)
+        if len(items) != 3 or not is_symbol(items[1]):
+            raise normalizer_error("E130", "malformed define: expected (define name expression)", d.span)
         return items[1], None
 
     def define_value(self, d: SList, scope: Scope | None) -> ir.Node:
@@ -326,10 +326,10 @@ class Normalizer(DerivedForms):
 
     def named_expr(self, d: Any, scope: Scope | None, name: str) -> ir.Node:
         """An expression whose value is bound to ``name``: a lambda there takes the name."""
-        if _head_name(d) == "lambda" and d.tail is None:
+        if head_name(d) == "lambda" and d.tail is None:
             self.step()
             if len(d.items) < 3:
-                raise _err("E130", "lambda needs parameters and a body", d.span)
+                raise normalizer_error("E130", "lambda needs parameters and a body", d.span)
             return self.lambda_(d.items[1], d.items[2:], scope, name, d.span)
         return self.expr(d, scope, False)
 
@@ -358,14 +358,14 @@ class Normalizer(DerivedForms):
 
     def _lambda(self, formals: Any, body: list, scope: Scope | None, name: str | None,
                 span: Span) -> ir.Lambda:
-        if _is_symbol(formals):
+        if is_symbol(formals):
             params, rest = [], formals
         elif type(formals) is SList:
             params, rest = formals.items, formals.tail
-            if rest is not None and not _is_symbol(rest):
-                raise _err("E130", "the rest parameter must be an identifier", rest.span)
+            if rest is not None and not is_symbol(rest):
+                raise normalizer_error("E130", "the rest parameter must be an identifier", rest.span)
         else:
-            raise _err("E130", "lambda parameters must be a list of identifiers", formals.span)
+            raise normalizer_error("E130", "lambda parameters must be a list of identifiers", formals.span)
         atoms = params + ([rest] if rest is not None else [])
         names = self.binders(atoms, "parameter")
         inner = Scope(names, scope)
@@ -374,11 +374,11 @@ class Normalizer(DerivedForms):
 
     def bindings(self, d: Any, form: str) -> list[tuple[SAtom, Any]]:
         if type(d) is not SList or d.tail is not None:
-            raise _err("E130", f"{form} bindings must be a list of (name value)", d.span)
+            raise normalizer_error("E130", f"{form} bindings must be a list of (name value)", d.span)
         out = []
         for b in d.items:
             if type(b) is not SList or b.tail is not None or len(b.items) != 2:
-                raise _err("E130", f"malformed {form} binding: expected (name value)", b.span)
+                raise normalizer_error("E130", f"malformed {form} binding: expected (name value)", b.span)
             out.append((b.items[0], b.items[1]))
         return out
 
@@ -396,38 +396,38 @@ class Normalizer(DerivedForms):
                 "unquote": "inside quasiquote",
                 "unquote-splicing": "inside a list in quasiquote",
             }.get(name, "here")
-            raise _err("E130", f"{name} is only allowed {where}", d.span)
+            raise normalizer_error("E130", f"{name} is only allowed {where}", d.span)
         return method(d, scope, tail)
 
     def form_quote(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) != 2:
-            raise _err("E130", "quote takes exactly one datum", d.span)
+            raise normalizer_error("E130", "quote takes exactly one datum", d.span)
         self.check_quoted(d.items[1])
         return ir.Const(to_value(d.items[1], fresh_strings=False), d.span)
 
     def form_if(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) != 4:
-            raise _err("E130", "if needs a test, a consequent and an alternative", d.span)
+            raise normalizer_error("E130", "if needs a test, a consequent and an alternative", d.span)
         return ir.If(self.expr(d.items[1], scope, False), self.expr(d.items[2], scope, tail),
                      self.expr(d.items[3], scope, tail), d.span)
 
     def form_lambda(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 3:
-            raise _err("E130", "lambda needs parameters and a body", d.span)
+            raise normalizer_error("E130", "lambda needs parameters and a body", d.span)
         return self.lambda_(d.items[1], d.items[2:], scope, None, d.span)
 
     def form_begin(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 2:
-            raise _err("E130", "begin needs at least one expression", d.span)
+            raise normalizer_error("E130", "begin needs at least one expression", d.span)
         return self.seq(d.items[1:], scope, tail, d.span)
 
     def form_set_bang(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
-        if len(d.items) != 3 or not _is_symbol(d.items[1]):
-            raise _err("E130", "malformed set!: expected (set! name expression)", d.span)
+        if len(d.items) != 3 or not is_symbol(d.items[1]):
+            raise normalizer_error("E130", "malformed set!: expected (set! name expression)", d.span)
         target = d.items[1]
         name = target.value.name
         if name in RESERVED:
-            raise _err("E110", f"reserved word {name} cannot be assigned", target.span)
+            raise normalizer_error("E110", f"reserved word {name} cannot be assigned", target.span)
         self.check_forbidden_symbol(target)
         value = self.named_expr(d.items[2], scope, name)
         found = self.lookup(name, scope)
@@ -437,10 +437,10 @@ class Normalizer(DerivedForms):
 
     def form_let(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         items = d.items
-        if len(items) >= 2 and _is_symbol(items[1]):
+        if len(items) >= 2 and is_symbol(items[1]):
             return self.named_let(d, scope, tail)
         if len(items) < 3:
-            raise _err("E130", "let needs bindings and a body", d.span)
+            raise normalizer_error("E130", "let needs bindings and a body", d.span)
         pairs = self.bindings(items[1], "let")
         names = self.binders([a for a, _ in pairs], "binding of")
         inits = [self.named_expr(v, scope, n) for (_, v), n in zip(pairs, names, strict=True)]
@@ -449,7 +449,7 @@ class Normalizer(DerivedForms):
 
     def form_letrec(self, d: SList, scope: Scope | None, tail: bool) -> ir.Node:
         if len(d.items) < 3:
-            raise _err("E130", "letrec needs bindings and a body", d.span)
+            raise normalizer_error("E130", "letrec needs bindings and a body", d.span)
         pairs = self.bindings(d.items[1], "letrec")
         names = self.binders([a for a, _ in pairs], "binding of")
         inner = Scope(names, scope, letrec=True)
@@ -460,11 +460,11 @@ class Normalizer(DerivedForms):
         items = d.items
         if len(items) < 3 or type(items[1]) is not SList or items[1].tail is not None \
                 or not items[1].items:
-            raise _err("E130", "malformed guard: expected (guard (var clause ...) body ...)",
+            raise normalizer_error("E130", "malformed guard: expected (guard (var clause ...) body ...)",
                        d.span)
         spec = items[1]
         if len(spec.items) < 2:
-            raise _err("E130", "guard needs at least one clause: (guard (var clause ...) body ...)",
+            raise normalizer_error("E130", "guard needs at least one clause: (guard (var clause ...) body ...)",
                        d.span)
         var = self.binder(spec.items[0])
         inner = Scope([var], scope)
@@ -473,11 +473,11 @@ class Normalizer(DerivedForms):
         cl = spec.items[1:]
         for i, c in enumerate(cl):
             parts = self.clause_parts(c, "guard")
-            if _is_symbol(parts[0]) and parts[0].value.name == "else":
+            if is_symbol(parts[0]) and parts[0].value.name == "else":
                 if i != len(cl) - 1:
-                    raise _err("E130", "else must be the last guard clause", c.span)
+                    raise normalizer_error("E130", "else must be the last guard clause", c.span)
                 if len(parts) < 2:
-                    raise _err("E130", "an else clause needs a body", c.span)
+                    raise normalizer_error("E130", "an else clause needs a body", c.span)
                 else_body = self.seq(parts[1:], inner, tail, c.span)
                 continue
             test = self.expr(parts[0], inner, False)

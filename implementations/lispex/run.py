@@ -68,7 +68,7 @@ def parse_input(text: str | None) -> Any:
     try:
         return to_value(read_datum_text(text, "<input>"))
     except LispexError as e:
-        raise InputError(_diagnostic(e, "reader")) from None
+        raise InputError(diagnostic_of(e, "reader")) from None
 
 
 def resolve_limits(profile_id: str | None, overrides: dict[str, int] | None) -> tuple[str, dict]:
@@ -88,7 +88,7 @@ def _write_all(items: Any) -> list[str]:
     return [write_string(x) for x in items]
 
 
-def _diagnostic(e: LispexError, default_phase: str) -> Diagnostic:
+def diagnostic_of(e: LispexError, default_phase: str) -> Diagnostic:
     phase = e.phase
     if phase is None:
         entry = catalog()[e.code]
@@ -138,7 +138,7 @@ def evaluate(source: bytes, backend: Backend, *, filename: str = "program.lspx",
             program = normalize(read.datums, filename, meter, read.pragmas)
         except LispexError as e:
             obs.status, obs.exit_status = "source-error", 1
-            obs.diagnostics = [_diagnostic(e, "reader")]
+            obs.diagnostics = [diagnostic_of(e, "reader")]
             return obs
         obs.products["core_ir_id"] = program.core_ir_id()
         try:
@@ -158,7 +158,7 @@ def evaluate(source: bytes, backend: Backend, *, filename: str = "program.lspx",
             obs.diagnostics = [_uncaught(r)]
         except LispexError as e:  # a fault outside any handler's reach (e.g. at link time)
             obs.status, obs.exit_status = "runtime-error", 1
-            obs.diagnostics = [_diagnostic(e, "runtime")]
+            obs.diagnostics = [diagnostic_of(e, "runtime")]
         obs.stdout = ctx.stdout()
     except ResourceExhausted as x:
         # METER-EXHAUSTION-PROJECTION-1: no stdout, no values, earlier warnings kept.

@@ -36,11 +36,11 @@ class Scope:
         self.parent = parent
 
 
-def _err(code: str, message: str, span: Span, *irritants: Any) -> LispexError:
+def normalizer_error(code: str, message: str, span: Span, *irritants: Any) -> LispexError:
     return LispexError(code, message, irritants, span, phase="normalizer")
 
 
-def _head_name(d: Any) -> str | None:
+def head_name(d: Any) -> str | None:
     if type(d) is SList and d.items and type(d.items[0]) is SAtom:
         v = d.items[0].value
         if type(v) is Symbol:
@@ -48,5 +48,5 @@ def _head_name(d: Any) -> str | None:
     return None
 
 
-def _is_symbol(d: Any) -> bool:
+def is_symbol(d: Any) -> bool:
     return type(d) is SAtom and type(d.value) is Symbol

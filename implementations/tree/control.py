@@ -35,28 +35,28 @@ EVAL, ARGS, RET, APPLY, UNWIND = range(5)
 RET_FRAME = (F_RET,)
 
 
-def _mv(span: Any, v: Values) -> LispexError:
+def mv_error(span: Any, v: Values) -> LispexError:
     return LispexError("E320", f"expected one value, got {len(v.items)}", (), span)
 
 
-def _arity(name: str | None, expected: str, got: int) -> LispexError:
+def arity_error(name: str | None, expected: str, got: int) -> LispexError:
     who = name or "anonymous procedure"
     return LispexError("E302", f"{who}: expected {expected} argument(s), got {got}", ())
 
 
-def _uninit(x: ir.Local) -> LispexError:
+def uninit_error(x: ir.Local) -> LispexError:
     return LispexError("E321", f"{x.name} is read before it is initialised", (), x.span)
 
 
-def _unbound(x: Any) -> LispexError:
+def unbound_error(x: Any) -> LispexError:
     return LispexError("E300", f"unbound variable {x.name}", (), x.span)
 
 
-def _prim_arity(p: Primitive, got: int) -> LispexError:
+def prim_arity_error(p: Primitive, got: int) -> LispexError:
     return LispexError("E302", f"{p.name}: expected {_arity_text(p)} argument(s), got {got}", ())
 
 
-def _error_object(e: LispexError, span: Any) -> ErrorObject:
+def error_object(e: LispexError, span: Any) -> ErrorObject:
     return ErrorObject(e.code, Str(e.message), list_from(e.irritants), e.span or span)
 
 
@@ -147,7 +147,7 @@ class Control:
         tag = fr[0]
         if tag == F_DEFG:
             if type(val) is Values:
-                raise _mv(fr[1].value.span, val)
+                raise mv_error(fr[1].value.span, val)
             self.gv[fr[1].slot] = val
             return RET, NO_VALUES, [], False, handlers, depth, None, None
         if tag == F_CWV:
@@ -180,7 +180,7 @@ class Control:
         if tag == F_GCLAUSE:
             _, node, env, i, payload, continuable, span = fr
             if type(val) is Values:
-                raise _mv(node.clauses[i][0].span, val)
+                raise mv_error(node.clauses[i][0].span, val)
             if val is not False:
                 body = node.clauses[i][1]
                 if body is None:

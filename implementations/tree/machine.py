@@ -55,12 +55,12 @@ from .control import (  # noqa: F401
     UNINIT,
     UNWIND,
     Control,
-    _arity,
-    _error_object,
-    _mv,
-    _prim_arity,
-    _unbound,
-    _uninit,
+    arity_error,
+    error_object,
+    mv_error,
+    prim_arity_error,
+    unbound_error,
+    uninit_error,
 )
 from .intops import int_operators
 from .objects import Closure, Continuation, GuardHandler
@@ -159,13 +159,13 @@ class Machine(Control):
                                                     d -= 1
                                                 v = e[y.index + 1]
                                                 if v is UNINIT:
-                                                    raise _uninit(y)
+                                                    raise uninit_error(y)
                                             elif ty is Const:
                                                 v = y.value
                                             elif ty is Global:
                                                 v = gv[y.slot]
                                                 if v is UNBOUND:
-                                                    raise _unbound(y)
+                                                    raise unbound_error(y)
                                             else:
                                                 break
                                             iv.append(v)
@@ -179,7 +179,7 @@ class Machine(Control):
                                                 na = len(iv) - 1
                                                 if not (na >= fn.min_args
                                                         and (fn.max_args < 0 or na <= fn.max_args)):
-                                                    raise _prim_arity(fn, na)
+                                                    raise prim_arity_error(fn, na)
                                                 if fn.needs_context:
                                                     ctx.site = x.span
                                                     v = fn.fn(ctx, *iv[1:])
@@ -197,7 +197,7 @@ class Machine(Control):
                                                 else:
                                                     v = fn.fn(*iv[1:])
                                                 if type(v) is Values and t is not Seq:
-                                                    raise _mv(x.span, v)
+                                                    raise mv_error(x.span, v)
                                                 lv.append(v)
                                                 continue
                                         vals = iv
@@ -214,9 +214,9 @@ class Machine(Control):
                                             d -= 1
                                         v = e[x.index + 1]
                                         if v is UNINIT:
-                                            raise _uninit(x)
+                                            raise uninit_error(x)
                                         if type(v) is Values and t is not Seq:
-                                            raise _mv(x.span, v)
+                                            raise mv_error(x.span, v)
                                         lv.append(v)
                                         continue
                                     elif tx is Const:
@@ -252,7 +252,7 @@ class Machine(Control):
                                     d -= 1
                                 val = e[node.index + 1]
                                 if val is UNINIT:
-                                    raise _uninit(node)
+                                    raise uninit_error(node)
                                 mode = RET
                             elif t is Const:
                                 val = node.value
@@ -260,7 +260,7 @@ class Machine(Control):
                             elif t is Global:
                                 val = gv[node.slot]
                                 if val is UNBOUND:
-                                    raise _unbound(node)
+                                    raise unbound_error(node)
                                 mode = RET
                             elif t is Lambda:
                                 val = Closure(node, env)
@@ -325,13 +325,13 @@ class Machine(Control):
                                         d -= 1
                                     v = e[x.index + 1]
                                     if v is UNINIT:
-                                        raise _uninit(x)
+                                        raise uninit_error(x)
                                 elif tx is Const:
                                     v = x.value
                                 elif tx is Global:
                                     v = gv[x.slot]
                                     if v is UNBOUND:
-                                        raise _unbound(x)
+                                        raise unbound_error(x)
                                 elif tx is App:
                                     # A primitive applied to leaves runs here without an F_ARGS
                                     # frame, with the same transitions, checks and registers;
@@ -351,13 +351,13 @@ class Machine(Control):
                                                 d -= 1
                                             v = e[y.index + 1]
                                             if v is UNINIT:
-                                                raise _uninit(y)
+                                                raise uninit_error(y)
                                         elif ty is Const:
                                             v = y.value
                                         elif ty is Global:
                                             v = gv[y.slot]
                                             if v is UNBOUND:
-                                                raise _unbound(y)
+                                                raise unbound_error(y)
                                         else:
                                             break
                                         iv.append(v)
@@ -371,7 +371,7 @@ class Machine(Control):
                                             na = len(iv) - 1
                                             if not (na >= fn.min_args
                                                     and (fn.max_args < 0 or na <= fn.max_args)):
-                                                raise _prim_arity(fn, na)
+                                                raise prim_arity_error(fn, na)
                                             if fn.needs_context:
                                                 ctx.site = x.span
                                                 v = fn.fn(ctx, *iv[1:])
@@ -389,7 +389,7 @@ class Machine(Control):
                                             else:
                                                 v = fn.fn(*iv[1:])
                                             if type(v) is Values:
-                                                raise _mv(x.span, v)
+                                                raise mv_error(x.span, v)
                                             vals.append(v)
                                             i += 1
                                             continue
@@ -428,7 +428,7 @@ class Machine(Control):
                             if tag == F_ARGS:
                                 node, env, vals, i = fr[1], fr[2], fr[3], fr[4]
                                 if type(val) is Values:
-                                    raise _mv(node.parts[i].span, val)
+                                    raise mv_error(node.parts[i].span, val)
                                 vals.append(val)
                                 i += 1
                                 mode = ARGS
@@ -437,7 +437,7 @@ class Machine(Control):
                             elif tag == F_IF:
                                 node = fr[1]
                                 if type(val) is Values:
-                                    raise _mv(node.test.span, val)
+                                    raise mv_error(node.test.span, val)
                                 env = fr[2]
                                 node = node.else_ if val is False else node.then
                                 mode = EVAL
@@ -469,7 +469,7 @@ class Machine(Control):
                             elif tag == F_LET:
                                 node, env, lv, i = fr[1], fr[2], fr[3], fr[4]
                                 if type(val) is Values:
-                                    raise _mv(node.inits[i - 1].span, val)
+                                    raise mv_error(node.inits[i - 1].span, val)
                                 lv.append(val)
                                 if i < len(node.inits):
                                     k.append((F_LET, node, env, lv, i + 1))
@@ -481,7 +481,7 @@ class Machine(Control):
                             elif tag == F_LETREC:
                                 node, env, i = fr[1], fr[2], fr[3]
                                 if type(val) is Values:
-                                    raise _mv(node.inits[i].span, val)
+                                    raise mv_error(node.inits[i].span, val)
                                 env[i + 1] = val
                                 i += 1
                                 if i < len(node.inits):
@@ -493,7 +493,7 @@ class Machine(Control):
                             elif tag == F_VALUES:
                                 node, env, vv, i = fr[1], fr[2], fr[3], fr[4]
                                 if type(val) is Values:
-                                    raise _mv(node.args[i - 1].span, val)
+                                    raise mv_error(node.args[i - 1].span, val)
                                 vv.append(val)
                                 if i < len(node.args):
                                     k.append((F_VALUES, node, env, vv, i + 1))
@@ -504,7 +504,7 @@ class Machine(Control):
                             elif tag == F_SETL:
                                 node, e = fr[1], fr[2]
                                 if type(val) is Values:
-                                    raise _mv(node.value.span, val)
+                                    raise mv_error(node.value.span, val)
                                 d = node.depth
                                 while d:
                                     e = e[0]
@@ -514,7 +514,7 @@ class Machine(Control):
                             elif tag == F_SETG:
                                 node = fr[1]
                                 if type(val) is Values:
-                                    raise _mv(node.value.span, val)
+                                    raise mv_error(node.value.span, val)
                                 if gv[node.slot] is UNBOUND:
                                     raise LispexError("E303", f"set! of unbound variable "
                                                       f"{node.name}", (), node.span)
@@ -543,12 +543,12 @@ class Machine(Control):
                                 if lam.rest:
                                     np = lam.nparams
                                     if n < np:
-                                        raise _arity(fn.name, f"at least {np}", n)
+                                        raise arity_error(fn.name, f"at least {np}", n)
                                     rest = list_from(vals[np + 1:])
                                     del vals[np + 1:]
                                     vals.append(rest)
                                 elif n != lam.nparams:
-                                    raise _arity(fn.name, str(lam.nparams), n)
+                                    raise arity_error(fn.name, str(lam.nparams), n)
                                 vals[0] = fn.env
                                 if not tail:
                                     depth += 1
@@ -564,7 +564,7 @@ class Machine(Control):
                             if tf is Primitive:
                                 n = len(vals) - 1
                                 if not (n >= fn.min_args and (fn.max_args < 0 or n <= fn.max_args)):
-                                    raise _prim_arity(fn, n)
+                                    raise prim_arity_error(fn, n)
                                 if not fn.backend:
                                     if fn.needs_context:
                                         ctx.site = site.span
@@ -610,7 +610,7 @@ class Machine(Control):
                             unwind_target, unwind_action = node
                 except LispexError as err:
                     span = err.span if err.span is not None else getattr(site, "span", None)
-                    payload = _error_object(err, span)
+                    payload = error_object(err, span)
                     mode, val, vals, tail, handlers, node = self.signal(payload, False, span, k,
                                                                         handlers)
                     if mode == UNWIND:

@@ -10,16 +10,16 @@ from cluster_helpers import kill_a_busy_worker, ours, require_dask, slow_corpus
 from process_checks import assert_gone
 from seeded_products import seeded_config
 
+from court.catalog import load_config, resolve
 from court.cli import main
 from court.corpus import discover
-from court.products import load_config, resolve
 from court.runner import run_cases
-from court.supervisor import Limits
+from court.workers.limits import Limits
 
 require_dask()
 
 from court.cluster.connect import ClusterSpec  # noqa: E402
-from court.cluster.corpus import ClusterRunner  # noqa: E402
+from court.cluster.corpus_batches import ClusterRunner  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,16 +10,16 @@ from cluster_helpers import kill_a_busy_worker, ours, require_dask
 from process_checks import assert_gone
 from seeded_products import seeded_config
 
+from court.catalog import load_config, resolve
 from court.cli import main
 from court.cli.arguments import FUZZ_PROFILE
-from court.products import load_config, resolve
-from court.supervisor import Limits
+from court.workers.limits import Limits
 
 require_dask()
 
 from court.cluster import hosted  # noqa: E402
 from court.cluster.connect import ClusterSpec, Connection  # noqa: E402
-from court.cluster.fuzz import FuzzJob, chunk_seed, run_campaign, run_chunk  # noqa: E402
+from court.cluster.fuzz_chunks import FuzzJob, chunk_seed, run_campaign, run_chunk  # noqa: E402
 
 LIMITS = Limits(timeout=30, memory_bytes=1 << 30, profile=FUZZ_PROFILE, meter_limits={})
 

@@ -57,7 +57,7 @@ def test_cluster_specs_parse():
 
 
 def test_chunk_seeds_depend_on_the_campaign_seed_and_index_only():
-    from court.cluster.fuzz import chunk_seed
+    from court.cluster.fuzz_chunks import chunk_seed
 
     # Pinned: a saved finding's chunk_seed must mean the same programs in a later version.
     assert chunk_seed(0, 0) == 0xE8A350619534E99F

@@ -21,7 +21,7 @@ import pytest
 from fault_support import FAULTY, MARK, N_CASES, ROOT, case_id, live_marked
 from process_checks import assert_none_left, children, still_running
 
-from court import reaper
+from court.workers import reaper
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,10 @@ import pytest
 from fault_support import MARK, ROOT, live_marked, worker_toml
 from process_checks import assert_gone
 
-from court.products import builtin_products
-from court.supervisor import Fault, Limits, WorkerProcess
+from court.catalog import builtin_products
+from court.workers.faults import Fault
+from court.workers.limits import Limits
+from court.workers.supervisor import WorkerProcess
 
 SPIN = "(define (loop) (loop)) (loop)"
 

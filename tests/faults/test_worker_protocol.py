@@ -1,5 +1,5 @@
 """The worker protocol's schema (docs/schemas/court-worker-v1.schema.json) and the court's own
-check of replies (court/worker_protocol.py) say the same about good and bad replies."""
+check of replies (court/workers/protocol.py) say the same about good and bad replies."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from court import worker_protocol
-from court.worker_protocol import check_hello, check_observation, check_run_reply
+from court.workers import protocol as worker_protocol
+from court.workers.protocol import check_hello, check_observation, check_run_reply
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "schemas" / "court-worker-v1.schema.json").read_text())

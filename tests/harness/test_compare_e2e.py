@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from court.catalog import load_config, resolve
 from court.cli import main
-from court.products import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
+from court.workers.limits import Limits
 from implementations import registry
 
 BOTH = "tree,vm" if "vm" in registry.ids() else "tree"

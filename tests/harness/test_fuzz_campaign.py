@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from seeded_products import seeded_config
 
+from court.catalog import load_config, resolve
 from court.cli import main
 from court.fuzz.campaign import Campaign
 from court.fuzz.generate import Case
-from court.products import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
+from court.workers.limits import Limits
 from implementations import registry
 
 FAKES = Path(__file__).resolve().parent / "fakes"

@@ -110,7 +110,7 @@ def test_signal_before_any_case_leaves_the_old_set(tmp_path, sig):
     marker = tmp_path / "starting"
     wrapper = textwrap.dedent(f"""
         import pathlib, sys, time
-        import court.supervisor as s
+        import court.workers.supervisor as s
         real = s.WorkerProcess.launch  # every start (warm or on demand) launches first
         def launch(self):
             pathlib.Path({str(marker)!r}).touch()

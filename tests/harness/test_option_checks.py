@@ -9,9 +9,9 @@ import os
 import pytest
 from run_support import corpus
 
-from court import supervisor
 from court.cli import main
 from court.files import MAX_INPUT_BYTES, MAX_PROGRAM_BYTES
+from court.workers import supervisor
 
 
 @pytest.fixture(autouse=True)

@@ -122,7 +122,7 @@ def test_full_disk_run_keeps_the_old_set_and_exits_3(tmp_path, capsys):
 
 def test_report_dir_that_cannot_be_written_is_refused_before_any_case(tmp_path, capsys,
                                                                      monkeypatch):
-    from court import supervisor
+    from court.workers import supervisor
 
     def no_workers(self):
         raise AssertionError("a worker started")

@@ -57,10 +57,10 @@ def test_a_run_with_a_history_reports_the_same_cases_in_id_order(tmp_path, capsy
 
 
 def test_run_cases_takes_cases_longest_first(tmp_path):
+    from court.catalog import load_config, resolve
     from court.corpus import discover
-    from court.products import load_config, resolve
     from court.runner import run_cases
-    from court.supervisor import Limits
+    from court.workers.limits import Limits
 
     for i in range(5):
         (tmp_path / f"c{i}.lspx").write_text(f"(list {i})")

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from court.catalog import FIXED_COURTS, builtin_products, load_config, resolve
 from court.cli import main
 from court.corpus import Case
 from court.differences import DifferencesError, KnownDifferences, load
 from court.fuzz.subset import SharedSubset
-from court.products import FIXED_COURTS, builtin_products, load_config, resolve
 from court.runner import classify
 from court.session import CaseResult, CourtSession
-from court.supervisor import Limits
 from court.verdict import judge
+from court.workers.limits import Limits
 
 GUILE = shutil.which("guile")
 needs_guile = pytest.mark.skipif(GUILE is None, reason="guile is not on PATH "
@@ -87,7 +87,7 @@ def test_a_foreign_product_is_its_own_lineage_unless_it_says(tmp_path):
     (tmp_path / "court.toml").write_text(
         '[products.a]\ncommand = ["a"]\n[products.b]\ncommand = ["b"]\nlineage = "shared"\n'
         '[products.c]\ncommand = ["c"]\nlineage = ""\n')
-    from court.products import ConfigError
+    from court.catalog import ConfigError
 
     with pytest.raises(ConfigError, match="lineage"):
         load_config(tmp_path / "court.toml")

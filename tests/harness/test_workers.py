@@ -18,10 +18,11 @@ import psutil
 import pytest
 from process_checks import assert_gone
 
-from court import forkserver
-from court.products import load_config, resolve
+from court.catalog import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits, WorkerProcess
+from court.workers import forkserver
+from court.workers.limits import Limits
+from court.workers.supervisor import WorkerProcess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIG = (b"(let loop ((i 0) (acc '())) (if (= i 1000000) acc "
@@ -135,10 +136,10 @@ def test_the_template_and_its_workers_die_with_the_court():
     """A court killed with SIGKILL (no clean-up at all) leaves no template and no worker."""
     script = textwrap.dedent("""
         import os, sys, time
-        from court.products import load_config, resolve
+        from court.catalog import load_config, resolve
         from court.session import CourtSession
-        from court.supervisor import Limits
-        from court import forkserver
+        from court.workers.limits import Limits
+        from court.workers import forkserver
         res = resolve(load_config(search_cwd=False), "tree-rust")
         s = CourtSession(res, Limits(timeout=30))
         s.run_case(b"(+ 1 2)")
@@ -181,7 +182,7 @@ def test_without_the_template_every_worker_is_its_own_interpreter(monkeypatch):
 
 
 def test_a_member_that_cannot_start_is_that_members_fault(tmp_path):
-    from court.products import Product
+    from court.catalog import Product
 
     bad = Product(id="nowhere", title="nowhere", protocol="court-worker/v1",
                   command=[str(tmp_path / "no-such-program")])

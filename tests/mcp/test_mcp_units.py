@@ -10,12 +10,12 @@ import threading
 import jsonschema
 import pytest
 
-from court.products import FIXED_COURTS, ConfigError
+from court.catalog import FIXED_COURTS, ConfigError
 from implementations.lispex.errors import catalog
 from implementations.lispex.forms import FORBIDDEN, RESERVED
 from implementations.lispex.meters import profiles
 from implementations.lispex.primitives.table import rows
-from mcp_server import schema
+from mcp_server import schema_check
 from mcp_server.engine import CallControl, offered_config
 from mcp_server.reference import ABSENT
 from mcp_server.stdio import Oversized, read_lines, sniff_id
@@ -66,7 +66,7 @@ def test_schemas_are_valid_and_within_the_checker(tools):
     for d in tools.definitions():
         for key in ("inputSchema", "outputSchema"):
             jsonschema.Draft202012Validator.check_schema(d[key])
-            assert schema.unknown_keywords(d[key]) == set(), (d["name"], key)
+            assert schema_check.unknown_keywords(d[key]) == set(), (d["name"], key)
             # Declared, so that clients (the MCP Inspector) need not guess the dialect.
             assert d[key]["$schema"] == "https://json-schema.org/draft/2020-12/schema", \
                 (d["name"], key)
@@ -85,7 +85,7 @@ def test_checker_agrees_with_jsonschema(tools, args):
     for name in ("lispex_eval", "lispex_compare"):
         s = tools.inputs[name]
         expected = jsonschema.Draft202012Validator(s).is_valid(args)
-        assert (not schema.errors(args, s)) == expected, (name, args)
+        assert (not schema_check.errors(args, s)) == expected, (name, args)
 
 
 def test_invalid_arguments_name_the_argument(tools):

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from court.products import load_config, resolve
+from court.catalog import load_config, resolve
 from court.session import CourtSession
-from court.supervisor import Limits
 from court.vouchers import receipt_bytes, receipt_for
 from court.vouchers.canonical import canonical, digest_of
 from court.vouchers.envelope import PAYLOAD_TYPE, b64, pae
 from court.vouchers.keys import generate, load_public_key, load_signing_key
+from court.workers.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -55,12 +55,12 @@ def _body_defines_anywhere() -> None:
     # Realistic: the body was split into definitions and expressions by filtering, not by
     # taking the leading run of definitions.
     edit_function(Normalizer, "body",
-          '    while i < len(forms) and _head_name(forms[i]) == "define":\n'
+          '    while i < len(forms) and head_name(forms[i]) == "define":\n'
           '        defs.append(forms[i])\n'
           '        i += 1\n'
           '    rest = forms[i:]\n',
-          '    defs = [f for f in forms if _head_name(f) == "define"]\n'
-          '    rest = [f for f in forms if _head_name(f) != "define"]\n')
+          '    defs = [f for f in forms if head_name(f) == "define"]\n'
+          '    rest = [f for f in forms if head_name(f) != "define"]\n')
 
 
 @bug("letrec-inits-first", "topaz-tree", "topaz-tree back end", "scoping/set!",

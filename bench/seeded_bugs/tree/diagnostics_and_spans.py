@@ -82,7 +82,7 @@ def _operand_prim_arity_unchecked() -> None:
                   ind + "na = len(iv) - 1\n"
                   + ind + "if not (na >= fn.min_args\n"
                   + ind + "        and (fn.max_args < 0 or na <= fn.max_args)):\n"
-                  + ind + "    raise _prim_arity(fn, na)\n",
+                  + ind + "    raise prim_arity_error(fn, na)\n",
                   ind + "na = len(iv) - 1\n")
 
 

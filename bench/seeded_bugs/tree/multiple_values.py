@@ -21,7 +21,7 @@ def _dw_thunk_one_value() -> None:
     edit_function(control.Control, "control",
                   "    if tag == F_DW:\n        k.append((F_DW_DONE, val))\n",
                   "    if tag == F_DW:\n        if type(val) is Values:\n"
-                  "            raise _mv(fr[3].span, val)\n"
+                  "            raise mv_error(fr[3].span, val)\n"
                   "        k.append((F_DW_DONE, val))\n")
 
 

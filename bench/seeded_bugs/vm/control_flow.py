@@ -108,8 +108,8 @@ def _qq_dotted_unquote() -> None:
     # Realistic: the dotted-tail case was written for a template the reader leaves dotted
     # (tail is not None), so its test can never hold for the folded form it is there for.
     edit_function(derived_class(), "_qq",
-                  "if tail is None and len(items) >= 3 and _is_symbol(items[-2])",
-                  "if tail is not None and len(items) >= 3 and _is_symbol(items[-2])")
+                  "if tail is None and len(items) >= 3 and is_symbol(items[-2])",
+                  "if tail is not None and len(items) >= 3 and is_symbol(items[-2])")
 
 
 @bug("vm-do-yields-test", "vm", "kernel normalizer", "control flow",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ def corpus_runner(args: argparse.Namespace) -> Any:
     spec = cluster_spec(args)
     if spec is None:
         return None
-    from ..cluster.corpus import ClusterRunner
+    from ..cluster.corpus_batches import ClusterRunner
 
     return _UsageErrors(ClusterRunner(spec))
 
@@ -71,10 +72,11 @@ def connect(spec: Any) -> Any:
 
 def run_fuzz_on_cluster(args: argparse.Namespace, spec: Any, res: Any, limits: Any,
                         quarantine: dict[str, str], save_dir: Path | None,
-                        seconds: float | None) -> int:
-    from ..cluster.fuzz import FuzzJob, run_campaign
+                        seconds: float | None, fuzz_status: Callable[..., int]) -> int:
+    """`court fuzz --cluster`; ``fuzz_status`` is the command's exit status of a campaign's
+    figures, the same as a local run's."""
+    from ..cluster.fuzz_chunks import FuzzJob, run_campaign
     from ..cluster.tasks import TaskFailed
-    from .fuzz import fuzz_status
 
     console = Console(stderr=True)
     job = FuzzJob(res, limits, args.seed, args.safe_only, tuple(sorted(quarantine)))

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..catalog import Resolution
 from ..fuzz.campaign import Campaign, Finding, Stats, save_finding
-from ..products import Resolution
-from ..supervisor import Limits
+from ..workers.limits import Limits
 from .connect import Connection
 from .tasks import TaskFigures, TaskPool
 

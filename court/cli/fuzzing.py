@@ -13,9 +13,9 @@ from typing import Any
 from rich.text import Text
 
 from .checks import read_input, read_program
-from .cluster import cluster_spec
-from .compare import check_input, limits_from, resolution
-from .render import Term, divergence_lines, elide, fit_text, make_term
+from .on_cluster import cluster_spec
+from .options import check_input, limits_from, resolution
+from .terminal import Term, divergence_lines, elide, fit_text, make_term
 from .usage import UsageError
 
 
@@ -76,11 +76,11 @@ def finding_divergence(finding: Any) -> dict[str, Any] | None:
 
 
 def print_finding(finding: Any, term: Term, res: Any, args: argparse.Namespace) -> None:
-    from .failures import _rule, shell_lines
+    from .failures import rule, shell_lines
 
     div = finding_divergence(finding)
     axis = div["axis"] if div else finding.signature.get("axis", "?")
-    _rule(term, f"finding {finding.id}: {axis} differs", "_", "bold red")
+    rule(term, f"finding {finding.id}: {axis} differs", "_", "bold red")
     term.wrapped(finding.minimized.rstrip())
     if finding.input is not None:
         term.line(f"input: {elide(finding.input, term.width)}")
@@ -170,9 +170,10 @@ def run_fuzz(args: argparse.Namespace) -> int:
     out.line(f"seed {run_seed} (reproduce with --seed {run_seed})")
     args.seed = run_seed  # every program (and every cluster chunk) derives from this seed
     if spec is not None:
-        from .cluster import run_fuzz_on_cluster
+        from .on_cluster import run_fuzz_on_cluster
 
-        return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds)
+        return run_fuzz_on_cluster(args, spec, res, limits, quarantine, save_dir, seconds,
+                                   fuzz_status)
     corpus = Path(args.corpus) if args.corpus else None
 
     start = time.perf_counter()

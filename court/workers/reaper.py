@@ -38,6 +38,9 @@ from typing import Any
 
 import psutil
 
+# How long a signalled process group gets to exit before the next, harder signal.
+KILL_GRACE = 0.5
+
 TOKEN_ENV = "LISPEX_COURT_SPAWN"
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -244,6 +247,46 @@ def _kill_and_reap(p: psutil.Process) -> None:
         if done:
             return
         time.sleep(0.01)
+
+
+def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
+    """Stop a process and every descendant. Returns cleanup problems (empty when all died)."""
+    problems: list[str] = []
+    try:
+        family = [psutil.Process(proc.pid)]
+        family += family[0].children(recursive=True)
+    except psutil.Error:
+        family = []
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            continue
+        _, alive = psutil.wait_procs(family, timeout=grace)
+        if not alive:
+            break
+    else:
+        proc.wait(timeout=grace)
+    _, alive = psutil.wait_procs(family, timeout=0.1)
+    for p in alive:
+        if p.pid == proc.pid:  # Popen (or the template) reaps its own process
+            problems.append(f"process {p.pid} survived SIGKILL")
+            continue
+        # It left the group (setsid, a double fork); as the subreaper the court now owns it.
+        problems.append(f"descendant {p.pid} survived the group kill (it had left the process "
+                        "group); it was killed")
+        _kill_and_reap(p)
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream:
+            try:
+                stream.close()
+            except OSError:
+                pass
+    return problems
 
 
 def _strays(token: str, started: set[int], final: bool) -> list[psutil.Process]:

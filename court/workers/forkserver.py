@@ -238,7 +238,7 @@ class ForkServer:
         try:
             self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            from .supervisor import kill_group
+            from .reaper import kill_group
 
             kill_group(self.proc)
         if self.proc.stderr is not None:

@@ -10,176 +10,27 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import resource
 import select
-import signal
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
 
-import psutil
-
+from ..catalog import Product
 from . import reaper
-from .products import Product
-from .worker_protocol import check_hello
+from .bounds import CHUNK, answer_cap, relayed_signal, signal_name, too_long
+from .faults import OUT_OF_MEMORY, Fault
+from .limits import Limits
+from .protocol import check_hello
+from .reaper import kill_group
 
 STARTUP_TIMEOUT = 30.0
-CHUNK = 1 << 16
 # One encoder and one decoder for every message (json.dumps and json.loads rebuild or re-check
 # theirs on each call); requests are built here and hold no cycles to check for.
 _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 _encode_ascii = json.JSONEncoder(check_circular=False).encode
 _decode = json.JSONDecoder().decode
-# What a process's standard error says when it ran out of memory under RLIMIT_AS: CPython, Rust,
-# C++, glibc/strerror, Go, the JVM. Evidence for a `memory-limit` fault instead of a crash.
-OUT_OF_MEMORY = re.compile(r"MemoryError|memory allocation of \d+ bytes failed|out of memory|"
-                           r"bad_alloc|Cannot allocate memory|OutOfMemoryError", re.I)
-KILL_GRACE = 0.5
-# What a relay (a worker that drives another process, as the witness workers drive their Scheme)
-# says on its standard error when that process died by a signal: "killed by SIGSEGV", or the
-# status Python's subprocess gives a child killed by signal N ("exited (status -11)").
-RELAYED_SIGNAL = re.compile(r"\b(?:killed by|terminated by) (SIG[A-Z0-9]+)\b|"
-                            r"\bstatus -([1-9][0-9]?)\b")
-# What the court keeps of one answer (a reply line, a one-shot product's standard output): the
-# program's output, at most the output-byte limit, which JSON escaping can make up to four times
-# longer (six for the rare control characters, \u0001), and this much beside it for the values
-# and the rest. A member that sends more gets a `protocol` fault as soon as the cap is passed:
-# the court holds at most about twice the cap per member at a time (the text, then parsed).
-ANSWER_BASE_BYTES = 16 << 20
-ESCAPED = 4
-DEFAULT_OUTPUT_LIMIT = 16 << 20
-
-
-class Fault(Exception):
-    """An infrastructure failure of one member: kind is build, timeout, crash (killed by a
-    signal), exit (exited with a status its protocol does not allow), protocol, memory-limit or
-    cleanup."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-        self.message = message
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "message": self.message}
-
-
-@dataclass
-class Limits:
-    """What every member of a court runs under, the same for all."""
-
-    timeout: float = 10.0  # wall-clock seconds per case
-    memory_bytes: int = 2 << 30  # RLIMIT_AS of each worker
-    profile: str | None = None
-    meter_limits: dict[str, int] | None = None
-
-
-def signal_name(number: int) -> str:
-    try:
-        return signal.Signals(number).name
-    except ValueError:
-        return f"signal {number}"
-
-
-def relayed_signal(stderr_lines: list[str]) -> str | None:
-    """The signal a relay's last lines of standard error say the process it drives died by."""
-    for line in reversed(stderr_lines[-5:]):
-        m = RELAYED_SIGNAL.search(line)
-        if m:
-            return m[1] or signal_name(int(m[2]))
-    return None
-
-
-def output_limit(limits: Limits) -> int:
-    """The most output a member may report under ``limits``: the output-byte limit it was sent
-    (``--limit output-byte=N``, a case's own), else 16 MiB, the default profile's, or its
-    profile's when that allows more. (A member is sent the profile's id, not its figures; the
-    witness relays apply 16 MiB unless told otherwise.)"""
-    own = (limits.meter_limits or {}).get("output-byte")
-    if own is not None:
-        return own
-    from implementations.lispex.meters import profiles
-
-    profile = profiles().get(limits.profile) if limits.profile else None
-    of_profile = profile.limit_map().get("output-byte", 0) if profile else 0
-    return max(of_profile, DEFAULT_OUTPUT_LIMIT)
-
-
-def answer_cap(limits: Limits) -> int:
-    """The most bytes the court keeps of one member's answer under ``limits``."""
-    return ANSWER_BASE_BYTES + ESCAPED * output_limit(limits)
-
-
-def too_long(who: str, what: str, cap: int) -> Fault:
-    return Fault("protocol", f"{who} wrote {what} longer than {cap >> 20} MiB, the most the court "
-                             "keeps of one answer (the output limit, escaped, and the values); "
-                             "it was killed")
-
-
-def check_output(obs: dict[str, Any], who: str, limits: Limits) -> None:
-    """The output limit holds for every member: an observation whose `stdout` is longer is not
-    one the member could have produced under its limits (a `protocol` fault)."""
-    stdout = (obs.get("semantic") or {}).get("stdout")
-    if not isinstance(stdout, str):
-        return
-    limit = output_limit(limits)
-    # A str holds at most 4 UTF-8 bytes a character: encode only what could pass the limit.
-    if len(stdout) * 4 > limit:
-        n = len(stdout.encode("utf-8", "surrogatepass"))
-        if n > limit:
-            raise Fault("protocol", f"{who} reported {n} bytes of output, more than the output "
-                                    f"limit of {limit} bytes it ran under")
-
-
-def _limit_memory(nbytes: int):
-    def apply() -> None:
-        if nbytes:
-            resource.setrlimit(resource.RLIMIT_AS, (nbytes, nbytes))
-    return apply
-
-
-def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> list[str]:
-    """Stop a process and every descendant. Returns cleanup problems (empty when all died)."""
-    problems: list[str] = []
-    try:
-        family = [psutil.Process(proc.pid)]
-        family += family[0].children(recursive=True)
-    except psutil.Error:
-        family = []
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            continue
-        _, alive = psutil.wait_procs(family, timeout=grace)
-        if not alive:
-            break
-    else:
-        proc.wait(timeout=grace)
-    _, alive = psutil.wait_procs(family, timeout=0.1)
-    for p in alive:
-        if p.pid == proc.pid:  # Popen (or the template) reaps its own process
-            problems.append(f"process {p.pid} survived SIGKILL")
-            continue
-        # It left the group (setsid, a double fork); as the subreaper the court now owns it.
-        problems.append(f"descendant {p.pid} survived the group kill (it had left the process "
-                        "group); it was killed")
-        reaper._kill_and_reap(p)
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        if stream:
-            try:
-                stream.close()
-            except OSError:
-                pass
-    return problems
 
 
 def _json_kind(x: Any) -> str:
@@ -192,11 +43,11 @@ def _json_kind(x: Any) -> str:
 class WorkerProcess:
     """One long-lived `lispex.court-worker/v1` worker for one product.
 
-    A shipped implementation's worker is forked from the warm worker template
-    (court/forkserver.py); any other product's worker is its own process. Either way one request
-    is one write of one encoded line, and its reply is read in large chunks from the worker's
-    stdout (its stderr is drained in the same poll, for the last words of a crash) by the
-    requesting thread itself: no reader thread, no queue hand-off per case.
+    A shipped implementation's worker is forked from the warm worker template (forkserver.py);
+    any other product's worker is its own process. Either way one request is one write of one
+    encoded line, and its reply is read in large chunks from the worker's stdout (its stderr is
+    drained in the same poll, for the last words of a crash) by the requesting thread itself: no
+    reader thread, no queue hand-off per case.
     """
 
     def __init__(self, product: Product, limits: Limits, recycle_after: int = 500) -> None:
@@ -220,7 +71,7 @@ class WorkerProcess:
         self._err = bytearray()
         self._fds: tuple[int, int, int] = (-1, -1, -1)
         self._poller: Any = None
-        self.token = ""  # marks every process this worker's product starts (court/reaper.py)
+        self.token = ""  # marks every process this worker's product starts (reaper.py)
         self.cleanup_problems: list[str] = []  # strays found since the caller last took them
 
     def command(self) -> list[str]:

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog import Resolution
 from ..corpus import Case
-from ..products import Resolution
-from ..runner import CaseRecord, Interrupted, _case_limits, run_one
-from ..supervisor import Limits
+from ..runner import CaseRecord, Interrupted, case_limits, run_one
+from ..workers.limits import Limits
 from .connect import ClusterSpec, Connection
 from .tasks import TaskFigures, TaskPool
 
@@ -51,7 +51,7 @@ def run_batch(resolution: Resolution, limits: Limits,
     from . import hosted
 
     out = []
-    with hosted.session(resolution, _case_limits(limits, None)) as session:
+    with hosted.session(resolution, case_limits(limits, None)) as session:
         for case in cases:
             r = run_one(session, case, limits)
             out.append((r.result, r.outcome, r.differences, r.error))

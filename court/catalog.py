@@ -44,7 +44,7 @@ class Product:
     worker_module: str | None = None
     impl: str | None = None
     # foreign products: the command, with {file}, {input}, {label}, {profile} and {limits_json}
-    # placeholders (court/adapters.py), and arguments added per input / per meter limit
+    # placeholders (court/workers/adapters.py), and arguments added per input / per meter limit
     command: list[str] = field(default_factory=list)
     input_args: list[str] = field(default_factory=list)
     limit_args: list[str] = field(default_factory=list)

@@ -24,21 +24,13 @@ import tempfile
 import time
 from typing import Any
 
+from ..catalog import Product
 from . import reaper
-from .products import Product
-from .supervisor import (
-    CHUNK,
-    OUT_OF_MEMORY,
-    Fault,
-    Limits,
-    answer_cap,
-    check_output,
-    kill_group,
-    relayed_signal,
-    signal_name,
-    too_long,
-)
-from .worker_protocol import check_observation, fill_defaults
+from .bounds import CHUNK, answer_cap, check_output, relayed_signal, signal_name, too_long
+from .faults import OUT_OF_MEMORY, Fault
+from .limits import Limits
+from .protocol import check_observation, fill_defaults
+from .reaper import kill_group
 
 DIAG_LINE = re.compile(r"^(?P<code>E\d{3}|W\d{3}|[a-z-]+-limit|recursion-limit) "
                        r"(?P<file>.*?):(?P<line>\d+):(?P<col>\d+) (?P<msg>.*)$")
