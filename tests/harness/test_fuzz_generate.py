@@ -16,7 +16,7 @@ from court.fuzz import values as V
 from court.fuzz.campaign import ProgramSource, fingerprint
 from court.fuzz.case import Case
 from court.fuzz.context import Context, Scope, Steering
-from court.fuzz.control import fault, fault_sampler, p_callcc
+from court.fuzz.control import fault, fault_sampler, p_callcc, p_handler_compose
 from court.fuzz.edges import edge_fresh, edge_sampler
 from court.fuzz.feedback import Coverage, core_ir_census
 from court.fuzz.forms import p_prim
@@ -290,7 +290,7 @@ def test_handler_compositions_agree_and_answer():
     seen: set[str] = set()
     for _ in range(60):
         gen = Context(rng, {"handlers", "errors", "callcc", "dynwind"}, True)
-        assert_agree(gen.p_handler_compose(2, gen_scope(), "any") + "\n", None)
+        assert_agree(p_handler_compose(gen, 2, gen_scope(), "any") + "\n", None)
         seen |= {t for t in gen.tags if t.startswith("shape:compose-")}
     assert len(seen) == 6, seen
 
