@@ -50,6 +50,13 @@ class Steering:
         self.primitives = primitives or {}
         self.faults = faults or {}
         self.entries = entries or {}  # "E312:4": the fault table's entries, as drawn so far
+        # Drawn up once per steering: the expression tables' weights by (type, gate key), and
+        # the weights of the primitive a program leans on.
+        self.tables: dict[tuple[str, frozenset[str]], tuple[list, list[float]]] = {}
+        self.focus = [self.primitives.get(s[0], 1.0) for s in SIGNATURES]
+
+
+UNSTEERED = Steering()
 
 
 class Context:
@@ -58,14 +65,13 @@ class Context:
         self.rng = rng
         self.f = features
         self.safe = safe
-        self.steer = steering or Steering()
+        self.steer = steering or UNSTEERED
         self.n = 0
         self.tags: set[str] = set()
         self.used: set[str] = set()  # registry ids of the producers drawn
         self.sampling = False  # inside the edge sampler: no edge that costs tens of ms
-        self.focus = self.weighted(SIGNATURES, [self.steer.primitives.get(s[0], 1.0)
-                                                for s in SIGNATURES])
-        self._tables: dict[str, tuple[list, list[float]]] = {}
+        self.focus = self.weighted(SIGNATURES, self.steer.focus)
+        self.gates = registry.gate_key(features)
 
     # -- drawing helpers ---------------------------------------------------------------------
 
@@ -182,11 +188,11 @@ class Context:
 
     def _table(self, t: str) -> tuple[list, list[float]]:
         """The expression producers for ``t`` and their weights under this program's features
-        and steering (both fixed for the program, so drawn up once)."""
-        got = self._tables.get(t)
+        and steering."""
+        got = self.steer.tables.get((t, self.gates))
         if got is None:
-            rows = registry.expression_table(t, frozenset(self.f))
-            got = self._tables[t] = (
+            rows = registry.expression_table(t, self.gates)
+            got = self.steer.tables[(t, self.gates)] = (
                 [(p, wanted) for p, _, wanted in rows],
                 [self.steer.producers.get(p.id, 1.0) * w for p, w, _ in rows])
         return got

@@ -28,7 +28,7 @@ def p_callcc(g: G, d: int, s: Scope, t: str) -> str:
     inner = s.child()
     body = g.sub(t, d, inner)
     shape = g.pick(["plain", "inside", "loop", "handler", "wind", "values", "operands",
-                       "outer", "outer"])
+                    "outer", "outer"])
     g.tag("shape:callcc-" + shape)
     cc = g.pick(["call/cc", "call-with-current-continuation"])
     if shape == "operands":
@@ -121,13 +121,13 @@ def p_handler_compose(g: G, d: int, s: Scope, t: str) -> str:
     an escape out of with-exception-handler followed by a raise that must meet the outer
     handlers again, a handler that escapes out of a wind."""
     shape = g.pick(["return-through-guard", "escape-then-raise", "handler-escapes",
-                       "escape-out-of-wind", "wrap-and-reraise", "nested-guards"])
+                    "escape-out-of-wind", "wrap-and-reraise", "nested-guards"])
     g.tag("shape:compose-" + shape)
     e, e2, k = g.fresh("e"), g.fresh("e"), g.fresh("k")
     how = g.pick(["raise-continuable", "raise-continuable", "raise"])
     x = raised(g, d, s)
     no_match = g.pick([f"((string? {e2}) 0)", f"((eq? {e2} 'never) 1)",
-                          f"((error-object? {e2}) 2)", f"((symbol? {e2}) 3)"])
+                       f"((error-object? {e2}) 2)", f"((symbol? {e2}) 3)"])
     value = g.pick(["5", "0", f"(if (number? {e}) (+ {e} 1) 9)"])
     if shape == "return-through-guard":
         body = (f"(with-exception-handler (lambda ({e}) {value}) (lambda () (+ 1 "
@@ -166,12 +166,12 @@ def p_guard(g: G, d: int, s: Scope, t: str) -> str:
         return guard_then_locals(g, d, s, t)
     e = g.fresh("e")
     raiser = g.pick([f"(raise {g.pick(V.SYMBOLS)})",
-                        f"(error {g.pick(V.STRINGS)} {g.sub('any', d, s)})",
-                        f"(raise {g.sub('int', d, s)})",
-                        f"(vector-ref (vector 1 2) {g.small(0, 4)})",
-                        f"(car {g.sub('list', d, s)})",
-                        g.sub(t, d, s), f"(raise '{g.pick(['a', 'b'])})",
-                        f"(raise {g.small(1, 4)})"])
+                     f"(error {g.pick(V.STRINGS)} {g.sub('any', d, s)})",
+                     f"(raise {g.sub('int', d, s)})",
+                     f"(vector-ref (vector 1 2) {g.small(0, 4)})",
+                     f"(car {g.sub('list', d, s)})",
+                     g.sub(t, d, s), f"(raise '{g.pick(['a', 'b'])})",
+                     f"(raise {g.small(1, 4)})"])
     body = f"(begin {raiser} {g.sub(t, d, s)})" if g.chance(50) else raiser
     inner = s.child(**{e: "any"})
     clauses = [f"((symbol? {e}) {g.sub(t, d, inner)})",
@@ -197,13 +197,13 @@ def guard_then_locals(g: G, d: int, s: Scope, t: str) -> str:
     clause body, else, a re-raise to an outer guard, no raise), it must leave its scope."""
     e, x, r, p = g.fresh("e"), g.fresh("x"), g.fresh("r"), g.fresh("p")
     thrown, first = g.pick([("2", f"((memv {e} '(1 2 3)))"),
-                               ("'b", f"((assq {e} '((a . 1) (b . 2))))"),
-                               ("'a", f"((assq {e} '((a . 1) (b . 2))) => cdr)"),
-                               ("'a", f"((symbol? {e}) (list 'body {e}))"),
-                               ("5", f"((string? {e}) 'no) (else (list 'else {e}))"),
-                               ("\"s\"", f"((number? {e}) 'no)")])
+                            ("'b", f"((assq {e} '((a . 1) (b . 2))))"),
+                            ("'a", f"((assq {e} '((a . 1) (b . 2))) => cdr)"),
+                            ("'a", f"((symbol? {e}) (list 'body {e}))"),
+                            ("5", f"((string? {e}) 'no) (else (list 'else {e}))"),
+                            ("\"s\"", f"((number? {e}) 'no)")])
     body = g.pick([f"(raise {thrown})", f"(+ 1 (raise-continuable {thrown}))",
-                      f"(begin (display 'in) {thrown})"])
+                   f"(begin (display 'in) {thrown})"])
     if "raise-continuable" in body:
         body = f"(with-exception-handler (lambda (c) 1) (lambda () {body}))"
     guard = f"(guard ({e} {first}) {body})"
@@ -249,7 +249,7 @@ def p_dynwind(g: G, d: int, s: Scope, t: str) -> str:
     before = f'(lambda () (display "{g.pick(["<", "[", "in "])}"))'
     after = f'(lambda () (display "{g.pick([">", "]", " out"])}"))'
     shape = g.pick(["plain", "escape", "raise", "nested", "after-handlers",
-                       "before-escape", "values"])
+                    "before-escape", "values"])
     needs = {"escape": ("callcc",), "raise": ("errors",), "after-handlers": ("callcc", "handlers"),
              "before-escape": ("errors",), "values": ("multivalues",)}
     if not all(g.on(f) for f in needs.get(shape, ())):
@@ -261,59 +261,90 @@ def p_dynwind(g: G, d: int, s: Scope, t: str) -> str:
         # application is another
         shape += "-bad-after"
         after = g.pick(["(lambda (why) why)", "(lambda (a b) a)", "5", "'after",
-                           "(lambda () (car '()))", "(lambda () (raise 'from-after))"])
+                        "(lambda () (car '()))", "(lambda () (raise 'from-after))"])
     g.tag("shape:wind-" + shape)
-    if shape == "escape-bad-after":
-        k, j = g.fresh("k"), g.fresh("j")
-        return (f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
-                f"((lambda ({j}) ({j} {g.sub(t, d, s)})) {k})) {after})))")
-    if shape == "raise-bad-after":
-        e, x = g.fresh("e"), g.fresh("x")
-        # a fault of the after thunk is not caught: its span is compared
-        return (f"(guard ({e} ((not (error-object? {e})) (list 'caught {e}))) "
-                f"(dynamic-wind {before} (lambda () "
-                f"((lambda ({x}) (raise {x})) {raised(g, d, s)})) {after}))")
-    if shape == "after-handlers":
-        # an escape from inside a handler installed in the body: the after thunk runs with
-        # the handlers of the dynamic-wind call, so its raise-continuable reaches the outer
-        k, e = g.fresh("k"), g.fresh("e")
-        outer, inner = g.pick(["10", "'outer", '"o"']), g.pick(["20", "'inner"])
-        escape = g.pick([f"({k} {g.sub(t, d, s)})",
-                            f"(with-exception-handler (lambda ({e}) ({k} "
-                            f"{g.sub(t, d, s)})) (lambda () (raise 'y)))"])
-        after_raise = g.pick(["(display (raise-continuable 'x))",
-                                 "(display (list 'after (raise-continuable 'x)))"])
-        return (f"(with-exception-handler (lambda ({e}) {outer}) (lambda () "
-                f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
-                f"(with-exception-handler (lambda ({e}) {inner}) (lambda () {escape}))) "
-                f"(lambda () {after_raise}))))))")
-    if shape == "before-escape":
-        # leaving the before thunk (a caught raise, a continuation) never enters the
-        # extent, so the after thunk must not run
-        k, e = g.fresh("k"), g.fresh("e")
-        if g.on("callcc") and g.chance(50):
-            return (f"(call/cc (lambda ({k}) (dynamic-wind (lambda () (display \"b\") "
-                    f"({k} {g.sub(t, d, s)})) (lambda () {g.sub(t, d, s)}) {after})))")
-        return (f"(guard ({e} (#t (list 'caught {e}))) (dynamic-wind (lambda () "
-                f"(display \"b\") (raise {raised(g, d, s)})) (lambda () "
-                f"{g.sub(t, d, s)}) {after}))")
-    if shape == "values":
-        # the thunk's values, several or none, pass through the after thunk
-        vals = " ".join(g.sub("any", d, s) for _ in range(g.pick([0, 2, 3])))
-        return (f"(call-with-values (lambda () (dynamic-wind {before} (lambda () "
-                f"(values {vals})) {after})) list)")
-    if shape == "escape":
-        k = g.fresh("k")
-        return (f"(call/cc (lambda ({k}) (dynamic-wind {before} "
-                f"(lambda () ({k} {g.sub(t, d, s)})) {after})))")
-    if shape == "raise":
-        e = g.fresh("e")
-        return (f"(guard ({e} (#t {g.sub(t, d, s)})) (dynamic-wind {before} "
-                f"(lambda () (raise {raised(g, d, s)})) {after}))")
-    if shape == "nested":
-        return (f"(dynamic-wind {before} (lambda () (dynamic-wind (lambda () (display 1)) "
-                f"(lambda () {g.sub(t, d, s)}) (lambda () (display 2)))) {after})")
+    if shape in WINDS:
+        return WINDS[shape](g, d, s, t, before, after)
     return f"(dynamic-wind {before} (lambda () {g.sub(t, d, s)}) {after})"
+
+
+def _wind_escape_bad_after(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    k, j = g.fresh("k"), g.fresh("j")
+    return (f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
+            f"((lambda ({j}) ({j} {g.sub(t, d, s)})) {k})) {after})))")
+
+
+def _wind_raise_bad_after(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    e, x = g.fresh("e"), g.fresh("x")
+    # a fault of the after thunk is not caught: its span is compared
+    return (f"(guard ({e} ((not (error-object? {e})) (list 'caught {e}))) "
+            f"(dynamic-wind {before} (lambda () "
+            f"((lambda ({x}) (raise {x})) {raised(g, d, s)})) {after}))")
+
+
+def _wind_after_handlers(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    # an escape from inside a handler installed in the body: the after thunk runs with
+    # the handlers of the dynamic-wind call, so its raise-continuable reaches the outer
+    k, e = g.fresh("k"), g.fresh("e")
+    outer, inner = g.pick(["10", "'outer", '"o"']), g.pick(["20", "'inner"])
+    escape = g.pick([f"({k} {g.sub(t, d, s)})",
+                     f"(with-exception-handler (lambda ({e}) ({k} "
+                     f"{g.sub(t, d, s)})) (lambda () (raise 'y)))"])
+    after_raise = g.pick(["(display (raise-continuable 'x))",
+                          "(display (list 'after (raise-continuable 'x)))"])
+    return (f"(with-exception-handler (lambda ({e}) {outer}) (lambda () "
+            f"(call/cc (lambda ({k}) (dynamic-wind {before} (lambda () "
+            f"(with-exception-handler (lambda ({e}) {inner}) (lambda () {escape}))) "
+            f"(lambda () {after_raise}))))))")
+
+
+def _wind_before_escape(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    # leaving the before thunk (a caught raise, a continuation) never enters the
+    # extent, so the after thunk must not run
+    k, e = g.fresh("k"), g.fresh("e")
+    if g.on("callcc") and g.chance(50):
+        return (f"(call/cc (lambda ({k}) (dynamic-wind (lambda () (display \"b\") "
+                f"({k} {g.sub(t, d, s)})) (lambda () {g.sub(t, d, s)}) {after})))")
+    return (f"(guard ({e} (#t (list 'caught {e}))) (dynamic-wind (lambda () "
+            f"(display \"b\") (raise {raised(g, d, s)})) (lambda () "
+            f"{g.sub(t, d, s)}) {after}))")
+
+
+def _wind_values(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    # the thunk's values, several or none, pass through the after thunk
+    vals = " ".join(g.sub("any", d, s) for _ in range(g.pick([0, 2, 3])))
+    return (f"(call-with-values (lambda () (dynamic-wind {before} (lambda () "
+            f"(values {vals})) {after})) list)")
+
+
+def _wind_escape(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    k = g.fresh("k")
+    return (f"(call/cc (lambda ({k}) (dynamic-wind {before} "
+            f"(lambda () ({k} {g.sub(t, d, s)})) {after})))")
+
+
+def _wind_raise(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    e = g.fresh("e")
+    return (f"(guard ({e} (#t {g.sub(t, d, s)})) (dynamic-wind {before} "
+            f"(lambda () (raise {raised(g, d, s)})) {after}))")
+
+
+def _wind_nested(g: G, d: int, s: Scope, t: str, before: str, after: str) -> str:
+    return (f"(dynamic-wind {before} (lambda () (dynamic-wind (lambda () (display 1)) "
+            f"(lambda () {g.sub(t, d, s)}) (lambda () (display 2)))) {after})")
+
+
+# The dynamic-wind shapes other than a plain one, by the tag they add.
+WINDS = {
+    "escape-bad-after": _wind_escape_bad_after,
+    "raise-bad-after": _wind_raise_bad_after,
+    "after-handlers": _wind_after_handlers,
+    "before-escape": _wind_before_escape,
+    "values": _wind_values,
+    "escape": _wind_escape,
+    "raise": _wind_raise,
+    "nested": _wind_nested,
+}
 
 
 @expression("wind_guard_handler", {"*": 0.6}, needs=("dynwind",),
@@ -324,7 +355,7 @@ def p_wind_guard_handler(g: G, d: int, s: Scope, t: str) -> str:
     e, c = g.fresh("e"), g.fresh("c")
     inner = s.child(**{e: "any"})
     handler_body = g.pick([f"(raise (list 'again {c}))", "0",
-                              f"(begin (display {c}) (raise 'second))"])
+                           f"(begin (display {c}) (raise 'second))"])
     escape = ""
     k = g.fresh("k")
     if g.on("callcc") and g.chance(40):

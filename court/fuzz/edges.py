@@ -288,8 +288,8 @@ def edge_index(g: G, d: int, s: Scope) -> str:
     n = g.small(0, 4)
     i = g.pick([-1, 0, n - 1, n, n + 1, -n]) if n else g.pick([-1, 0, 1])
     how = g.pick(["vector-ref", "list-ref", "nth", "string-ref", "list-tail", "vector-set!",
-                     "bytevector-u8-ref", "make-vector", "make-string", "make-list",
-                     "substring", "integer->char"])
+                  "bytevector-u8-ref", "make-vector", "make-string", "make-list",
+                  "substring", "integer->char"])
     if how != "substring" and g.chance(15):
         # an index or length that is a number but not an exact integer (E312)
         i = g.pick([f"{max(i, 0)}.0", "1/2", "-0.0", f"{max(i, 0)}.5"])  # type: ignore[assignment]
@@ -337,7 +337,7 @@ def edge_span(g: G, d: int, s: Scope) -> str:
     if g.chance(20):  # one of the bounds out of order or past the end
         start, end = g.pick([(end + 1, end), (start, n + 1), (-1, end), (n, n)])
     how = g.pick(["vector->list", "vector-copy", "string-copy", "string->vector",
-                     "string->list", "vector->string", "substring"])
+                  "string->list", "vector->string", "substring"])
     bounds = f" {start}" if g.chance(30) and how != "substring" else f" {start} {end}"
     text = '"' + "héllo!"[:n] + '"'
     if how in ("vector->list", "vector-copy"):
@@ -401,7 +401,7 @@ def edge_sided(g: G, d: int, s: Scope) -> str:
     v = g.fresh("n")
     test = f"({op} {c} {v})" if g.chance(60) else f"({op} {v} {c})"
     form = g.pick([f"(if {test} 'yes 'no)", f"(cond ({test} 'yes) (else 'no))",
-                      f"(when {test} 'yes)", f"(and {test} 'yes)", f"(not {test})"])
+                   f"(when {test} 'yes)", f"(and {test} 'yes)", f"(not {test})"])
     values = " ".join(g.pick(SIDED_VALUES) for _ in range(g.small(2, 4)))
     if g.chance(50):
         return f"(map (lambda ({v}) {form}) (list {values}))"

@@ -107,7 +107,7 @@ def p_prim(g: G, d: int, s: Scope, t: str) -> str:
         name, args, _ = g.focus
     else:
         name, args, _ = g.weighted(fits, [g.steer.primitives.get(f[0], 1.0)
-                                             for f in fits])
+                                          for f in fits])
     g.tag("prim:" + name)
     return f"({name}{''.join(' ' + arg(g, a, d, s) for a in args)})"
 
@@ -120,7 +120,7 @@ def p_extract(g: G, d: int, s: Scope, t: str) -> str:
     items = [g.sub(t, d, s) for _ in range(n)]
     k = g.small(0, n - 1)
     how = g.pick(["car", "first", "list-ref", "nth", "vector-ref", "cadr", "caddr",
-                     "assq", "list-tail", "apply"])
+                  "assq", "list-tail", "apply"])
     g.tag("prim:" + how)
     if how in ("car", "first"):
         return f"({how} (list {' '.join(items)}))"
@@ -159,8 +159,8 @@ def p_begin(g: G, d: int, s: Scope, t: str) -> str:
     effects = []
     for _ in range(g.small(1, 2)):
         effects.append(g.pick([f"(display {g.sub('any', d, s)})",
-                                  f"(write {g.sub('any', d, s)})",
-                                  g.sub("any", d, s)]))
+                               f"(write {g.sub('any', d, s)})",
+                               g.sub("any", d, s)]))
     return f"(begin {' '.join(effects)} {g.sub(t, d, s)})"
 
 
@@ -181,7 +181,7 @@ def p_lambda_app(g: G, d: int, s: Scope, t: str) -> str:
 def p_arith(g: G, d: int, s: Scope, t: str) -> str:
     t = "int" if t == "int" else "num"
     op = g.pick(["+", "-", "*", "max", "min", "abs", "square"] +
-                   (["gcd", "lcm"] if t == "int" else []))
+                (["gcd", "lcm"] if t == "int" else []))
     g.tag("prim:" + op)
     if op in ("abs", "square"):
         return f"({op} {g.sub(t, d, s)})"
@@ -193,7 +193,7 @@ def p_arith(g: G, d: int, s: Scope, t: str) -> str:
 @expression("divide", {"int": 1.0})
 def p_divide(g: G, d: int, s: Scope, t: str) -> str:
     op = g.pick(["quotient", "remainder", "modulo", "floor-quotient", "truncate-remainder",
-                    "floor-remainder", "truncate-quotient"])
+                 "floor-remainder", "truncate-quotient"])
     g.tag("prim:" + op)
     divisor = str(g.pick([-7, -3, -2, -1, 1, 2, 3, 5, 10])) if g.safe or g.chance(80) \
         else g.sub("int", d, s)
@@ -205,7 +205,7 @@ def p_divide(g: G, d: int, s: Scope, t: str) -> str:
 @expression("length", {"int": 1.0})
 def p_length(g: G, d: int, s: Scope, t: str) -> str:
     kind = g.pick(["length", "string-length", "vector-length", "char->integer",
-                      "bytevector-length"])
+                   "bytevector-length"])
     wanted = {"length": "list", "string-length": "str", "vector-length": "vec",
               "char->integer": "char", "bytevector-length": "bytes"}[kind]
     return f"({kind} {arg(g, wanted, d, s)})"
@@ -248,7 +248,7 @@ def p_when(g: G, d: int, s: Scope, t: str) -> str:
 @expression("num_op", {"num": 1.0})
 def p_num_op(g: G, d: int, s: Scope, t: str) -> str:
     op = g.pick(["/", "exact->inexact", "exact", "round", "floor", "ceiling", "truncate",
-                    "*1.5", "expt", "inexact->exact"])
+                 "*1.5", "expt", "inexact->exact"])
     x = g.sub("num", d, s)
     if op == "/":
         return f"(/ {x} {g.pick(['2', '3', '-4', '0.5', '7/3', '1e10'])})"
@@ -281,7 +281,7 @@ def p_fold(g: G, d: int, s: Scope, t: str) -> str:
 @expression("string", {"str": 2.0})
 def p_string(g: G, d: int, s: Scope, t: str) -> str:
     shape = g.pick(["append", "number", "symbol", "case", "substring", "list", "make",
-                       "map", "copy", "vector"])
+                    "map", "copy", "vector"])
     if shape == "append":
         return "(string-append " + " ".join(g.sub("str", d, s)
                                            for _ in range(g.small(0, 3))) + ")"
@@ -323,7 +323,7 @@ def p_char(g: G, d: int, s: Scope, t: str) -> str:
 @expression("symbol", {"sym": 1.0})
 def p_symbol(g: G, d: int, s: Scope, t: str) -> str:
     return g.pick([f"(string->symbol {g.sub('str', d, s)})", g.pick(V.SYMBOLS),
-                      f"(car '({g.pick(V.SYMBOLS)[1:]} x))"])
+                   f"(car '({g.pick(V.SYMBOLS)[1:]} x))"])
 
 
 # -- booleans -----------------------------------------------------------------------------
@@ -337,11 +337,11 @@ def p_compare(g: G, d: int, s: Scope, t: str) -> str:
         op = g.pick(["<", "<=", "=", ">", ">="])
     elif kind == "str":
         op = g.pick(["string=?", "string<?", "string-ci=?", "string<=?", "string>?",
-                        "string>=?", "string-ci<?", "string-ci>?", "string-ci<=?",
-                        "string-ci>=?"])
+                     "string>=?", "string-ci<?", "string-ci>?", "string-ci<=?",
+                     "string-ci>=?"])
     elif kind == "char":
         op = g.pick(["char=?", "char<?", "char-ci=?", "char<=?", "char>?", "char>=?",
-                        "char-ci<?", "char-ci>?", "char-ci<=?", "char-ci>=?"])
+                     "char-ci<?", "char-ci>?", "char-ci<=?", "char-ci>=?"])
     elif kind == "sym":
         op = "symbol=?"
     elif kind == "bool":
@@ -355,11 +355,11 @@ def p_compare(g: G, d: int, s: Scope, t: str) -> str:
 @expression("pred", {"bool": 1.0})
 def p_pred(g: G, d: int, s: Scope, t: str) -> str:
     pred = g.pick(["null?", "pair?", "list?", "number?", "string?", "symbol?", "boolean?",
-                      "integer?", "exact?", "zero?", "even?", "odd?", "procedure?",
-                      "vector?", "char?", "real?", "complex?", "rational?", "inexact?",
-                      "exact-integer?", "positive?", "negative?", "empty?", "bytevector?",
-                      "error-object?", "char-lower-case?", "char-upper-case?",
-                      "char-alphabetic?", "char-numeric?", "char-whitespace?"])
+                   "integer?", "exact?", "zero?", "even?", "odd?", "procedure?",
+                   "vector?", "char?", "real?", "complex?", "rational?", "inexact?",
+                   "exact-integer?", "positive?", "negative?", "empty?", "bytevector?",
+                   "error-object?", "char-lower-case?", "char-upper-case?",
+                   "char-alphabetic?", "char-numeric?", "char-whitespace?"])
     wanted = {"zero?": "num", "even?": "int", "odd?": "int", "exact?": "num",
               "inexact?": "num", "positive?": "num", "negative?": "num"}.get(pred, "any")
     if pred.startswith("char-"):
@@ -387,7 +387,7 @@ def p_logic(g: G, d: int, s: Scope, t: str) -> str:
 @expression("list", {"list": 2.0})
 def p_list(g: G, d: int, s: Scope, t: str) -> str:
     shape = g.pick(["list", "cons", "append", "reverse", "tail", "cdr", "copy", "make",
-                       "string->list", "vector->list", "cddr", "improper", "rest"])
+                    "string->list", "vector->list", "cddr", "improper", "rest"])
     if shape == "list":
         return "(list" + "".join(" " + g.sub("any", d, s)
                                  for _ in range(g.small(0, 4))) + ")"

@@ -107,81 +107,101 @@ def shape_deep(g: G, scope: Scope) -> list[str]:
         depth = g.pick([10000, 10001, 10500])
     # The sweep costs four or five recursions to the limit, the others one.
     kind = g.pick(["count", "build", "sum", "escape", "through", "through2",
-                      "tail-through", "tail-through", "bounce", "sweep", "rotate", "rotate"])
-    if kind == "rotate":
-        # each level's call made by the next of every way a primitive or a control form
-        # makes it, in a shuffled order: at the deepest level that fits, one way counting a
-        # level too many (on its eleventh of the levels) takes the run past the limit, so one
-        # recursion tries every call path's accounting at once
-        ways = list(THROUGH)
-        g.rng.shuffle(ways)
-        clauses = " ".join(f"(({j}) {w.format(f=f, n=n)})" for j, w in enumerate(ways[:-1]))
-        via = (f"(case (modulo {n} {len(ways)}) {clauses} "
-               f"(else {ways[-1].format(f=f, n=n)}))")
-        depth = g.pick([9999, 9999, 10000])
-        g.tag("shape:deep-rotate")
-        return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
-    if kind == "through2":
-        via = g.pick(THROUGH2).format(f=f, n=n)
-        depth = g.pick([4999, 5000, 5001])
-        g.tag("shape:deep-through2")
-        return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
-    if kind == "tail-through":
-        via = g.pick(TAIL_THROUGH).format(f=f, n=n)
-        depth = g.pick([9999, 10000, 10001, 10500])
-        g.tag("shape:deep-tail-through")
-        return [f"(define ({f} {n}) (if (= {n} 0) 'end {via}))", f"(display ({f} {depth}))"]
-    if kind == "bounce":
-        # each level's non-tail call reaches a procedure that tail-calls the recursion's
-        # procedure: the tail call runs at the depth of the call it replaces
-        step, x = g.fresh("step"), g.fresh("x")
-        extra = g.pick(["", f" {x}"])
-        depth = g.pick([9999, 10000, 10001])
-        g.tag("shape:deep-bounce")
-        return [f"(define ({f} {n}{extra}) (if (= {n} 0) 0 (+ 1 ({step} {n}{extra}))))",
-                f"(define ({step} {n}{extra}) ({f} (- {n} 1){extra}))",
-                f"(display ({f} {depth}{' 7' if extra else ''}))"]
-    if kind == "through":
-        # each level's call made by a primitive or a control form (map's callback, apply,
-        # a wind's thunk, a handler's thunk, call/cc's receiver): it counts toward the depth
-        # all the same
-        via = g.pick(THROUGH).format(f=f, n=n)
-        # the deepest that fits, where a call path that counts a level too many shows, and
-        # one and two past it, where one that counts too few shows
-        depth = g.pick([9999, 10000, 10001])
-        g.tag("shape:deep-through")
-        return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
-    if kind == "escape":
-        # escapes (a continuation, a caught raise) out of deep non-tail recursion, again and
-        # again: each must give back the depth of the frames it leaves, or the escapes add
-        # up to the recursion limit although no one of them comes near it
-        go, i, k, e = g.fresh("go"), g.fresh("i"), g.fresh("k"), g.fresh("e")
-        depth, reps = g.pick([1500, 2500, 3300]), g.pick([4, 5, 7])
-        if g.chance(50):
-            deep = f"(define ({f} {n} {k}) (if (= {n} 0) ({k} 'out) (+ 1 ({f} (- {n} 1) {k}))))"
-            once = f"(call/cc (lambda ({k}) ({f} {depth} {k})))"
-        else:
-            deep = f"(define ({f} {n} {k}) (if (= {n} 0) (raise 'out) (+ 1 ({f} (- {n} 1) {k}))))"
-            once = f"(guard ({e} (#t {e})) ({f} {depth} 0))"
-        g.tag("shape:deep-escapes")
-        return [deep, f"(define ({go} {i}) (if (= {i} 0) 'done (begin {once} ({go} (- {i} 1)))))",
-                f"(display ({go} {reps}))"]
-    if kind == "sweep":
-        # The deepest recursion that fits, through procedures of one to four parameters:
-        # a back end with a call path per arity must count the depth alike on each.
-        g.tag("shape:deep-arity-sweep")
-        forms = []
-        for arity in range(1, 5):
-            h = g.fresh("deep")
-            ps = [g.fresh("p") for _ in range(arity - 1)]
-            carried = "".join(" " + p for p in ps)
-            forms += [f"(define ({h} {n}{carried}) (if (= {n} 0) 0 (+ 1 ({h} (- {n} 1){carried}))))",
-                      f"(display ({h} 9999{' 0' * (arity - 1)}))"]
-        if g.chance(50):  # and through a rest parameter (a general call path)
-            h, r = g.fresh("deep"), g.fresh("r")
-            forms += [f"(define ({h} {n} . {r}) (if (= {n} 0) 0 (+ 1 ({h} (- {n} 1) 'x))))",
-                      f"(display ({h} 9999))"]
-        return forms
+                   "tail-through", "tail-through", "bounce", "sweep", "rotate", "rotate"])
+    if kind in DEEP_KINDS:
+        return DEEP_KINDS[kind](g, f, n, depth)
+    return _deep_plain(g, f, n, depth, kind)
+
+
+def _deep_rotate(g: G, f: str, n: str, depth: int) -> list[str]:
+    # each level's call made by the next of every way a primitive or a control form
+    # makes it, in a shuffled order: at the deepest level that fits, one way counting a
+    # level too many (on its eleventh of the levels) takes the run past the limit, so one
+    # recursion tries every call path's accounting at once
+    ways = list(THROUGH)
+    g.rng.shuffle(ways)
+    clauses = " ".join(f"(({j}) {w.format(f=f, n=n)})" for j, w in enumerate(ways[:-1]))
+    via = (f"(case (modulo {n} {len(ways)}) {clauses} "
+           f"(else {ways[-1].format(f=f, n=n)}))")
+    depth = g.pick([9999, 9999, 10000])
+    g.tag("shape:deep-rotate")
+    return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
+
+
+def _deep_through2(g: G, f: str, n: str, depth: int) -> list[str]:
+    via = g.pick(THROUGH2).format(f=f, n=n)
+    depth = g.pick([4999, 5000, 5001])
+    g.tag("shape:deep-through2")
+    return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
+
+
+def _deep_tail_through(g: G, f: str, n: str, depth: int) -> list[str]:
+    via = g.pick(TAIL_THROUGH).format(f=f, n=n)
+    depth = g.pick([9999, 10000, 10001, 10500])
+    g.tag("shape:deep-tail-through")
+    return [f"(define ({f} {n}) (if (= {n} 0) 'end {via}))", f"(display ({f} {depth}))"]
+
+
+def _deep_bounce(g: G, f: str, n: str, depth: int) -> list[str]:
+    # each level's non-tail call reaches a procedure that tail-calls the recursion's
+    # procedure: the tail call runs at the depth of the call it replaces
+    step, x = g.fresh("step"), g.fresh("x")
+    extra = g.pick(["", f" {x}"])
+    depth = g.pick([9999, 10000, 10001])
+    g.tag("shape:deep-bounce")
+    return [f"(define ({f} {n}{extra}) (if (= {n} 0) 0 (+ 1 ({step} {n}{extra}))))",
+            f"(define ({step} {n}{extra}) ({f} (- {n} 1){extra}))",
+            f"(display ({f} {depth}{' 7' if extra else ''}))"]
+
+
+def _deep_through(g: G, f: str, n: str, depth: int) -> list[str]:
+    # each level's call made by a primitive or a control form (map's callback, apply,
+    # a wind's thunk, a handler's thunk, call/cc's receiver): it counts toward the depth
+    # all the same
+    via = g.pick(THROUGH).format(f=f, n=n)
+    # the deepest that fits, where a call path that counts a level too many shows, and
+    # one and two past it, where one that counts too few shows
+    depth = g.pick([9999, 10000, 10001])
+    g.tag("shape:deep-through")
+    return [f"(define ({f} {n}) (if (= {n} 0) 0 (+ 1 {via})))", f"(display ({f} {depth}))"]
+
+
+def _deep_escape(g: G, f: str, n: str, depth: int) -> list[str]:
+    # escapes (a continuation, a caught raise) out of deep non-tail recursion, again and
+    # again: each must give back the depth of the frames it leaves, or the escapes add
+    # up to the recursion limit although no one of them comes near it
+    go, i, k, e = g.fresh("go"), g.fresh("i"), g.fresh("k"), g.fresh("e")
+    depth, reps = g.pick([1500, 2500, 3300]), g.pick([4, 5, 7])
+    if g.chance(50):
+        deep = f"(define ({f} {n} {k}) (if (= {n} 0) ({k} 'out) (+ 1 ({f} (- {n} 1) {k}))))"
+        once = f"(call/cc (lambda ({k}) ({f} {depth} {k})))"
+    else:
+        deep = f"(define ({f} {n} {k}) (if (= {n} 0) (raise 'out) (+ 1 ({f} (- {n} 1) {k}))))"
+        once = f"(guard ({e} (#t {e})) ({f} {depth} 0))"
+    g.tag("shape:deep-escapes")
+    return [deep, f"(define ({go} {i}) (if (= {i} 0) 'done (begin {once} ({go} (- {i} 1)))))",
+            f"(display ({go} {reps}))"]
+
+
+def _deep_sweep(g: G, f: str, n: str, depth: int) -> list[str]:
+    # The deepest recursion that fits, through procedures of one to four parameters:
+    # a back end with a call path per arity must count the depth alike on each.
+    g.tag("shape:deep-arity-sweep")
+    forms = []
+    for arity in range(1, 5):
+        h = g.fresh("deep")
+        ps = [g.fresh("p") for _ in range(arity - 1)]
+        carried = "".join(" " + p for p in ps)
+        forms += [f"(define ({h} {n}{carried}) (if (= {n} 0) 0 (+ 1 ({h} (- {n} 1){carried}))))",
+                  f"(display ({h} 9999{' 0' * (arity - 1)}))"]
+    if g.chance(50):  # and through a rest parameter (a general call path)
+        h, r = g.fresh("deep"), g.fresh("r")
+        forms += [f"(define ({h} {n} . {r}) (if (= {n} 0) 0 (+ 1 ({h} (- {n} 1) 'x))))",
+                  f"(display ({h} 9999))"]
+    return forms
+
+
+def _deep_plain(g: G, f: str, n: str, depth: int, kind: str) -> list[str]:
     # Carried parameters: a back end whose call path differs by arity (a fast path for one,
     # two or three arguments) must count the depth the same way on each.
     extra = [g.fresh("p") for _ in range(g.pick([0, 0, 1, 1, 2, 3]))]
@@ -203,6 +223,18 @@ def shape_deep(g: G, scope: Scope) -> list[str]:
         use = f"({f} {depth}{given})"
     g.tag(f"shape:deep-{depth}")
     return [f"(define ({f} {params}) {body})", f"(display {use})"]
+
+
+# The deep recursions of a shape of their own (the others count, build or sum).
+DEEP_KINDS = {
+    "rotate": _deep_rotate,
+    "through2": _deep_through2,
+    "tail-through": _deep_tail_through,
+    "bounce": _deep_bounce,
+    "through": _deep_through,
+    "escape": _deep_escape,
+    "sweep": _deep_sweep,
+}
 
 
 @shape("mutual", needs="recursion", chance=1, otherwise=0.2, steer_cap=1.0)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 FEATURES = ("closures", "recursion", "strings", "lists", "vectors", "floats", "rationals",
@@ -48,14 +48,14 @@ class RegistryError(Exception):
     """A row the registry refuses: raised when its module is imported."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Producer:
     kind: str
     name: str
     fn: Callable
     module: str
     seq: int  # the order of registration within its module
-    weights: tuple[tuple[str, float], ...] = ()
+    weights: dict[str, float] = field(default_factory=dict)  # wanted type -> weight
     needs: tuple[str, ...] = ()  # features it needs, all of them
     needs_one_of: tuple[str, ...] = ()  # features of which it needs one
     chance: float = 0.0
@@ -78,7 +78,7 @@ class Producer:
             (not self.needs_one_of or any(f in features for f in self.needs_one_of))
 
     def weight(self, t: str) -> float | None:
-        return dict(self.weights).get(t)
+        return self.weights.get(t)
 
 
 _ROWS: dict[str, list[Producer]] = {k: [] for k in KINDS}
@@ -109,7 +109,7 @@ def expression(name: str, weights: dict[str, float], *, needs: tuple[str, ...] =
     for t in weights:
         if t != "*" and t not in TYPES:
             raise RegistryError(f"expression {name!r}: no type {t!r}")
-    return _register("expression", name, weights=tuple(weights.items()), needs=needs,
+    return _register("expression", name, weights=dict(weights), needs=needs,
                      needs_one_of=needs_one_of, tag="gen:" + name)
 
 
@@ -195,30 +195,48 @@ def edge_deck() -> tuple[Producer, ...]:
     return tuple(deck[i] for i in range(len(deck)))
 
 
-def expression_table(t: str, features: frozenset[str]) -> tuple[tuple[Producer, float, str], ...]:
-    """(producer, base weight, the type it is asked for) for wanted type ``t``, in draw order:
-    the producers of every type; for ``any``, then those of ``any`` alone, then those of each
-    type in turn (TYPES' order) at a third of their weight, unless they have a weight for
-    ``any`` of their own."""
-    return _table(t, features, len(rows("expression")))
+def gate_key(features: set[str] | frozenset[str]) -> frozenset[str]:
+    """The features of a program that some expression producer needs: programs alike in these
+    draw expressions from the same tables."""
+    return frozenset(f for f in _gates(len(rows("expression"))) if f in features)
+
+
+def expression_table(t: str, gates: frozenset[str]) -> tuple[tuple[Producer, float, str], ...]:
+    """(producer, base weight, the type it is asked for) for wanted type ``t``, in draw order,
+    of the producers the features (their ``gate_key``) enable: the producers of every type;
+    for ``any``, then those of ``any`` alone, then those of each type in turn (TYPES' order) at
+    a third of their weight, unless they have a weight for ``any`` of their own."""
+    return _enabled(t, gates, len(rows("expression")))
 
 
 @cache
-def _table(t: str, features: frozenset[str], _count: int) -> tuple[tuple[Producer, float, str], ...]:
-    live = [p for p in rows("expression") if p.enabled(features)]
-    table = [(p, p.weight("*"), t) for p in live if p.weight("*") is not None]
+def _gates(_count: int) -> tuple[str, ...]:
+    """The features some expression producer needs: the only ones a table depends on."""
+    return tuple(sorted({f for p in rows("expression") for f in (*p.needs, *p.needs_one_of)}))
+
+
+@cache
+def _enabled(t: str, features: frozenset[str], count: int) -> tuple[tuple[Producer, float, str], ...]:
+    return tuple(row for row in _table(t, count) if row[0].enabled(features))
+
+
+@cache
+def _table(t: str, _count: int) -> tuple[tuple[Producer, float, str], ...]:
+    """The table of every producer, enabled or not: a producer's place in it does not depend
+    on which others are enabled."""
+    every = rows("expression")
+    table = [(p, p.weights["*"], t) for p in every if "*" in p.weights]
     if t != "any":
-        return tuple(table + [(p, p.weight(t), t) for p in live if p.weight(t) is not None])
-    table += [(p, p.weight("any"), "any") for p in live if dict(p.weights).keys() == {"any"}]
+        return tuple(table + [(p, p.weights[t], t) for p in every if t in p.weights])
+    table += [(p, p.weights["any"], "any") for p in every if p.weights.keys() == {"any"}]
     seen = {p.name for p, _, _ in table}
     for k in TYPES[:-1]:
-        for p in live:
-            w = p.weight(k)
-            if w is None or p.name in seen:
+        for p in every:
+            if k not in p.weights or p.name in seen:
                 continue
             seen.add(p.name)
-            own = p.weight("any")
-            table.append((p, own, "any") if own is not None else (p, w / 3, k))
+            own = p.weights.get("any")
+            table.append((p, own, "any") if own is not None else (p, p.weights[k] / 3, k))
     return tuple(table)
 
 

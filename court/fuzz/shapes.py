@@ -117,8 +117,8 @@ def p_vector_set(g: G, d: int, s: Scope, t: str) -> str:
         # though the literal is not
         lit = " ".join(g.quoted_atom().lstrip("'") for _ in range(n + 1))
         made = g.pick([f"(vector-copy '#({lit}))", f"(vector-copy '#({lit}) 1)",
-                          f"(list->vector '({lit}))", f"(vector-map (lambda (e) e) '#({lit}))",
-                          f"(vector-copy (vector-copy '#({lit})))"])
+                       f"(list->vector '({lit}))", f"(vector-map (lambda (e) e) '#({lit}))",
+                       f"(vector-copy (vector-copy '#({lit})))"])
         g.tag("shape:vector-from-literal")
         return f"(let (({v} {made})) {sets} {v})"
     return f"(let (({v} (vector {items}))) {sets} {v})"
@@ -133,7 +133,7 @@ def p_shadow_prim(g: G, d: int, s: Scope, t: str) -> str:
     name, repl = g.pick(V.REBINDS)
     g.tag("shape:shadow-prim")
     use = g.pick([f"({name} 1 2)" if name in ("+", "max") else f"({name} '(1 2))",
-                     f"(procedure? {name})", "0"])
+                  f"(procedure? {name})", "0"])
     if name in ("abs", "square", "not"):
         use = f"({name} {g.sub('int', d, s)})"
     if name in ("string-upcase",):
@@ -241,7 +241,7 @@ def p_named_let(g: G, d: int, s: Scope, t: str) -> str:
     end = a if t in ("int", "num") else (f"(list {a} {b})" if t in ("list", "any")
                                           else g.sub(t, d, inner))
     step = g.pick([f"{b} (+ {a} {b} {g.sub('int', d, inner)})", f"{b} {a}",
-                      f"(+ {a} {g.small(1, 3)}) {a}"])
+                   f"(+ {a} {g.small(1, 3)}) {a}"])
     return (f"(let {loop} (({i} {g.small(0, 8)}) ({a} {g.sub('int', d, s)}) "
             f"({b} {g.small(-3, 3)})) (if (<= {i} 0) {end} "
             f"({loop} (- {i} 1) {step})))")
@@ -255,7 +255,7 @@ def p_loop_closures(g: G, d: int, s: Scope, t: str) -> str:
     i, fs, f, loop = g.fresh("i"), g.fresh("fs"), g.fresh("f"), g.fresh("loop")
     n = g.small(1, 4)
     body = g.pick([i, f"(* {i} 10)", f"(begin (set! {i} (+ {i} 100)) {i})",
-                      f"(list {i} {g.sub('int', d, s)})"])
+                   f"(list {i} {g.sub('int', d, s)})"])
     shape = g.pick(["do", "named-let", "let-in-loop", "define"])
     g.tag("shape:loop-closures-" + shape)
     calls = f"(map (lambda ({f}) ({f})) {fs})"
@@ -374,8 +374,8 @@ def shape_rebind(g: G, scope: Scope) -> list[str]:
         probe = f"({use})"
     forms.append(f"(write {probe})" if name != "display" else probe)
     after = g.pick(["(map abs (list -1 2))", "(length (list 1 2))",
-                       "(apply + (list 1 2))", "(reverse (list 1 2))", "`(a ,@(list 1 2))",
-                       "(case 1 ((1) 1) (else 0))", "(vector 1 2)"])
+                    "(apply + (list 1 2))", "(reverse (list 1 2))", "`(a ,@(list 1 2))",
+                    "(case 1 ((1) 1) (else 0))", "(vector 1 2)"])
     forms.append(f"(write (list {after}))")
     return forms
 
@@ -425,7 +425,7 @@ def diagnostic(g: G, scope: Scope) -> str:
         return "\n".join([fault, *V.later_definitions([fault])])
     f = g.fresh("bad")
     context = g.pick(["bare", "procedure", "callback", "wind", "guard", "nested",
-                         "after-output", "global", "global", "reraise"])
+                      "after-output", "global", "global", "reraise"])
     g.tag("shape:diag-" + context)
     if context == "global":
         return through_global(g, code, fault, f)
