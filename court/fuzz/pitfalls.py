@@ -1,14 +1,14 @@
-"""Producers of the mistakes a host language invites, found by seeded bugs written blind: exactness
-contagion through every numeric primitive (an inexact divisor makes an inexact quotient), exact
-numbers compared with their nearest float, number text at the edges of the grammar (through
-string->number and, in unsafe programs, as tokens in the source), code points that Python
-classifies oddly (no-break space, soft hyphen, unassigned, combining, C1 controls) through the
-printer and the string and char primitives, and values a host confuses (#t is the integer 1 in
-Python, a one-character string is a character), passed as literals, as let-bound locals and as
-parameters, since fast paths for locals are where a host type test slips; callbacks returning
-what a library primitive refuses; forms that yield no value; list primitives on improper lists;
-any primitive of the signature table given one argument of a kind it must refuse (the argument
-checks of the control primitives, the optional arguments, the last argument).
+"""Producers of the mistakes a host language invites: exactness contagion through every numeric
+primitive (an inexact divisor makes an inexact quotient), exact numbers compared with their
+nearest float, number text at the edges of the grammar (through string->number and, in unsafe
+programs, as tokens in the source), code points that Python classifies oddly (no-break space,
+soft hyphen, unassigned, combining, C1 controls) through the printer and the string and char
+primitives, and values a host confuses (#t is the integer 1 in Python, a one-character string is
+a character), passed as literals, as let-bound locals and as parameters, since fast paths for
+locals are where a host type test slips; callbacks returning what a library primitive refuses;
+forms that yield no value; list primitives on improper lists; any primitive of the signature
+table given one argument of a kind it must refuse (the argument checks of the control
+primitives, the optional arguments, the last argument).
 Loop counters step by (- i -1): a program may have rebound +."""
 
 from __future__ import annotations

@@ -80,8 +80,8 @@ def test_the_language_is_covered():
         assert wanted in tags, wanted
 
 
-# Shapes added for bugs that blind seeded bugs (bench/seeded_bugs/bugs_blind_*.py) showed the
-# generator missed; each must give programs the healthy court agrees on.
+# Shapes for bugs that seeded bugs (bench/seeded_bugs/) showed the generator missed; each must
+# give programs the healthy court agrees on.
 NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
               "shape:wind-after-handlers", "shape:let*-rebind", "shape:deep-escapes",
               "shape:vector-mutated-while-mapped", "shape:case-uncomparable-data",
@@ -105,7 +105,7 @@ NEW_SHAPES = ("shape:set-between-operands", "shape:vector-from-literal",
 
 
 @pytest.mark.parametrize("shape", NEW_SHAPES)
-def test_the_shapes_added_for_blind_bugs_give_programs_the_court_agrees_on(shape):
+def test_the_shapes_added_for_seeded_bugs_give_programs_the_court_agrees_on(shape):
     rng = random.Random(shape)
     found = 0
     for _ in range(30000):  # generation alone is cheap; the deep shapes are rare by design
@@ -416,7 +416,7 @@ def test_the_fault_sampler_leaves_out_dear_entries_and_catches_inside_top_level_
     assert top and all(assert_agree(p + "\n", None) for p in top[:6])
 
 def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree():
-    """The producers added for blind batch nineteen's survivors: an outer continuation called
+    """Producers for seeded bugs the generator missed: an outer continuation called
     from inside an inner call/cc, a cycle whose label falls on a list's tail, several number
     texts in one call, recursions through a primitive at the deepest level that fits (one
     way, or every way in turn), and globals read before the forms that define them."""
