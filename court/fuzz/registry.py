@@ -77,9 +77,6 @@ class Producer:
         return all(f in features for f in self.needs) and \
             (not self.needs_one_of or any(f in features for f in self.needs_one_of))
 
-    def weight(self, t: str) -> float | None:
-        return self.weights.get(t)
-
 
 _ROWS: dict[str, list[Producer]] = {k: [] for k in KINDS}
 _SEQ: dict[str, int] = {}
