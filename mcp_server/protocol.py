@@ -60,16 +60,13 @@ def capabilities() -> dict[str, Any]:
 
 
 def error(rid: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
-    """A JSON-RPC error response; ``rid`` is MISSING when the id could not be read (the MCP
-    schema allows omitting it, not null)."""
+    """A JSON-RPC error response; ``rid`` is MISSING when the id could not be read (a parse
+    error, a batch, an id of the wrong type), and then the id is null, as JSON-RPC 2.0 requires
+    and the MCP SDK's own error model encodes it."""
     body: dict[str, Any] = {"code": code, "message": message}
     if data is not None:
         body["data"] = data
-    out: dict[str, Any] = {"jsonrpc": "2.0"}
-    if rid is not MISSING:
-        out["id"] = rid
-    out["error"] = body
-    return out
+    return {"jsonrpc": "2.0", "id": None if rid is MISSING else rid, "error": body}
 
 
 def result(rid: Any, body: dict[str, Any]) -> dict[str, Any]:

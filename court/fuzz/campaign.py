@@ -33,8 +33,9 @@ from typing import Any
 from ..differences import KnownDifferences
 from ..session import CaseResult, CourtSession
 from ..verdict import BUDGET_FAULTS, FINDING_KINDS
+from .case import Case
 from .feedback import Coverage
-from .generate import Case, generate
+from .generate import generate
 from .mutate import Mutator
 from .reduce import parse, reduce
 from .signatures import PRIMITIVES

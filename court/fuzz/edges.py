@@ -15,19 +15,16 @@ from typing import TYPE_CHECKING
 
 from . import values as V
 from .layout import tokens
+from .pieces import caught
+from .registry import edge_deck, edge_family, expression, program_part
 from .signatures import PRIMITIVES
+
+if TYPE_CHECKING:
+    from .context import Context as G
+    from .context import Scope
 
 PRIMITIVE_NAMES = frozenset(PRIMITIVES)
 
-if TYPE_CHECKING:
-    from .generate import Scope
-
-# Integers around the places where a float or a machine word stops being exact.
-BIG = ["9007199254740992", "9007199254740993", "(expt 2 53)", "(+ (expt 2 53) 1)",
-       "(- (expt 10 40) 1)", "(expt 10 40)", "(* 99999999999 99999999999)",
-       "(- (* 99999999999 99999999999) 1)", "18446744073709551615", "18446744073709551616",
-       "(expt 2 106)", "(+ (expt 2 106) 1)", "4611686018427387904", "-9223372036854775808",
-       "(- (expt 2 64))", "1000000000000000000000"]
 
 # Strings related to each other by prefix, case and emptiness.
 RELATED = [('""', '""'), ('""', '"a"'), ('"a"', '""'), ('"ab"', '"abc"'), ('"abc"', '"ab"'),
@@ -200,288 +197,309 @@ TRUTHY = ["(any? (lambda (x) (memv x '(2 3))) '(1 2 3))", "(all? (lambda (x) (an
 # The largest list, string, vector or bytevector the shipped primitives make (longer is E311).
 MAX_LENGTH = 10_000_000
 
-# The families whose calls may fault: guarded in safe programs, mostly guarded in the others.
-MAY_FAULT = frozenset({"index", "span", "rounding", "contagion", "confused", "unicode",
-                       "callback", "quasi", "improper", "retyped", "valuecount", "fresh",
-                       "misfed", "signedzero", "absent"})
 
-# Families whose calls now and then fault or give no value (a `write`, a `for-each`, a `when`
-# whose test is false, `(values)`), found by running 1,500 of each family's calls: the edge
-# sampler catches the first and turns the values of the second into a list, so that no call of
-# it ends the program before the forms after it.
-FAULT_NOW_AND_THEN = frozenset({"cycle", "big", "numtext", "order", "sided", "falsy"})
-GIVE_NO_VALUE = frozenset({"unicode", "order", "sided", "misfed"})
-SAMPLER_CAUGHT = MAY_FAULT | FAULT_NOW_AND_THEN
+# -- edge calls ---------------------------------------------------------------------------
 
 
-class EdgesMixin:
-    def p_edge(self, d: int, s: Scope, t: str) -> str:
-        """Some value (type any) from a call at an edge of its domain; half the time a list of
-        two to four of them. An edge call is cheap beside what every program costs the four
-        members (reading, compiling, a round trip each), so packing several into one program
-        reaches more edges per second."""
-        if self.chance(50):
-            return "(list " + " ".join(self.edge_call(d, s) for _ in range(self.small(2, 4))) \
-                + ")"
-        return self.edge_call(d, s)
+@expression("edge", {"any": 2.0}, needs=("edges",))
+def p_edge(g: G, d: int, s: Scope, t: str) -> str:
+    """Some value (type any) from a call at an edge of its domain; half the time a list of
+    two to four of them. An edge call is cheap beside what every program costs the four
+    members (reading, compiling, a round trip each), so packing several into one program
+    reaches more edges per second."""
+    if g.chance(50):
+        return "(list " + " ".join(edge_call(g, d, s) for _ in range(g.small(2, 4))) \
+            + ")"
+    return edge_call(g, d, s)
 
-    def edge_sampler(self, s: Scope) -> str:
-        """Two to five edge calls written as one list, beside whatever else the program does.
-        The families hold hundreds of entries and an edge call is one production among many,
-        so one entry came up once in several thousand programs (14.6% of programs made any edge
-        call). An edge call costs the four members about 1 ms of CPU, a guarded one about 2 ms,
-        and an allocation at the length bound 180 ms (left out here), so a sampler in a quarter
-        of the programs reaches about three times the entries for about a tenth more CPU per
-        program. Its calls are made so that almost none ends the program (FAULT_NOW_AND_THEN;
-        0.2% of samplers still do, a number past the float range, say)."""
-        self.tag("shape:edge-sampler")
-        self.sampling = True
-        try:
-            calls = " ".join(self.edge_call(1, s, catch=True) for _ in range(self.small(2, 5)))
-        finally:
-            self.sampling = False
-        return f"(write (list {calls}))"
 
-    def edge_call(self, d: int, s: Scope, catch: bool = False) -> str:
-        family = self.pick(["index", "index", "span", "span", "big", "big", "compare",
-                            "compare", "empty", "rounding", "rounding", "equality", "equality",
-                            "arity", "arity", "quasi", "predicate", "predicate", "truthy",
-                            "contagion", "contagion", "near", "numtext", "unicode", "unicode",
-                            "confused", "confused", "callback", "novalue", "improper",
-                            "falsy", "falsy", "escaping", "escaping", "retyped",
-                            "retyped", "valuecount", "valuecount", "fresh", "fresh", "misfed",
-                            "misfed", "signedzero", "numtext", "numtext", "order", "order", "cycle", "sided", "sided", "absent",
-                            "nested_equal", "nested_equal"])
-        self.tag("edge:" + family.replace("_", "-"))
-        call = getattr(self, "edge_" + family)(d, s)
-        if self.chance(15):
-            call = self.indirect(call)
-        if catch:
-            if family in GIVE_NO_VALUE:
-                call = f"(call-with-values (lambda () {call}) list)"
-            return self.caught(call) if family in SAMPLER_CAUGHT else call
-        if family in MAY_FAULT and (self.safe or self.chance(60)):
-            return self.caught(call)
+@program_part("edge_sampler", chance=25)
+def edge_sampler(g: G, s: Scope) -> str:
+    """Two to five edge calls written as one list, beside whatever else the program does.
+    The families hold hundreds of entries and an edge call is one production among many,
+    so one entry came up once in several thousand programs (14.6% of programs made any edge
+    call). An edge call costs the four members about 1 ms of CPU, a guarded one about 2 ms,
+    and an allocation at the length bound 180 ms (left out here), so a sampler in a quarter
+    of the programs reaches about three times the entries for about a tenth more CPU per
+    program. Its calls are made so that almost none ends the program (faults_now_and_then;
+    0.2% of samplers still do, a number past the float range, say)."""
+    g.tag("shape:edge-sampler")
+    g.sampling = True
+    try:
+        calls = " ".join(edge_call(g, 1, s, catch=True) for _ in range(g.small(2, 5)))
+    finally:
+        g.sampling = False
+    return f"(write (list {calls}))"
+
+
+def edge_call(g: G, d: int, s: Scope, catch: bool = False) -> str:
+    """A call of an edge family drawn from the deck, now and then made indirectly; guarded when
+    it may fault (in the edge sampler, also when it faults now and then, and with its values
+    collected when it may give none)."""
+    family = g.pick(edge_deck())
+    g.use(family)
+    call = family.fn(g, d, s)
+    if g.chance(15):
+        call = indirect(g, call)
+    if catch:
+        if family.gives_no_value:
+            call = f"(call-with-values (lambda () {call}) list)"
+        return caught(g, call) if family.may_fault or family.faults_now_and_then else call
+    if family.may_fault and (g.safe or g.chance(60)):
+        return caught(g, call)
+    return call
+
+
+def indirect(g: G, call: str) -> str:
+    """The same primitive call made indirectly: through apply, through a local bound to the
+    primitive, or as a procedure handed over. A compiling back end inlines a direct call of
+    a primitive it knows, so only an indirect one reaches the primitive's own procedure."""
+    toks = [t for t in tokens(call) if t[0] != "ws"]
+    if len(toks) < 3 or toks[0][0] != "open" or toks[1][0] != "other":
         return call
-
-    def indirect(self, call: str) -> str:
-        """The same primitive call made indirectly: through apply, through a local bound to the
-        primitive, or as a procedure handed over. A compiling back end inlines a direct call of
-        a primitive it knows, so only an indirect one reaches the primitive's own procedure."""
-        toks = [t for t in tokens(call) if t[0] != "ws"]
-        if len(toks) < 3 or toks[0][0] != "open" or toks[1][0] != "other":
-            return call
-        depth, closed_at = 0, -1
-        for kind, _, stop in toks:
-            depth += kind == "open"
-            depth -= kind == "close"
-            if depth == 0:
-                closed_at = stop
-                break
-        head = call[toks[1][1]:toks[1][2]]
-        if closed_at != len(call) or head not in PRIMITIVE_NAMES:  # not one primitive's call
-            return call
-        args = call[toks[1][2]:-1].strip()
-        self.tag("edge:indirect")
-        how = self.pick(["apply", "local", "handed"])
-        if how == "apply":
-            return f"(apply {head} (list {args}))"
-        f = self.fresh("f")
-        if how == "local":
-            return f"(let (({f} {head})) ({f} {args}))"
-        return f"((lambda ({f}) ({f} {args})) {head})"
-
-    def caught(self, call: str) -> str:
-        e = self.fresh("e")
-        return (f"(guard ({e} ((error-object? {e}) (list 'fault (error-object-message {e}) "
-                f"(error-object-irritants {e}))) (#t (list 'raised {e}))) {call})")
-
-    def edge_index(self, d: int, s: Scope) -> str:
-        if self.chance(12) and not self.sampling:
-            return self.edge_allocation()
-        n = self.small(0, 4)
-        i = self.pick([-1, 0, n - 1, n, n + 1, -n]) if n else self.pick([-1, 0, 1])
-        how = self.pick(["vector-ref", "list-ref", "nth", "string-ref", "list-tail", "vector-set!",
-                         "bytevector-u8-ref", "make-vector", "make-string", "make-list",
-                         "substring", "integer->char"])
-        if how != "substring" and self.chance(15):
-            # an index or length that is a number but not an exact integer (E312)
-            i = self.pick([f"{max(i, 0)}.0", "1/2", "-0.0", f"{max(i, 0)}.5"])  # type: ignore[assignment]
-        items = " ".join(self.sub("any", d, s) for _ in range(n))
-        text = '"' + "abcdé"[:n] + '"'
-        if how == "vector-ref":
-            return f"(vector-ref (vector {items}) {i})"
-        if how == "list-ref" or how == "nth":
-            return f"({how} (list {items}) {i})"
-        if how == "string-ref":
-            return f"(string-ref {text} {i})"
-        if how == "list-tail":
-            return f"(list-tail (list {items}) {i})"
-        if how == "vector-set!":
-            v = self.fresh("vec")
-            return f"(let (({v} (make-vector {n} 0))) (vector-set! {v} {i} 'x) {v})"
-        if how == "bytevector-u8-ref":
-            return f"(bytevector-u8-ref (bytevector {' '.join(['7'] * n)}) {i})"
-        if how == "substring":
-            j = self.pick([i, n, 0, i + 1])
-            return f"(substring {text} {min(i, j) if self.chance(70) else i} {j})"
-        if how == "integer->char":
-            return f"(integer->char {self.pick([-1, 0, 55295, 55296, 57343, 57344, 1114111, 1114112, 127, 128])})"
-        return f"({how} {i} {self.pick(FILL)})"
-
-    def edge_allocation(self) -> str:
-        """A sequence made at the largest length the primitives allow, one less, or one more
-        (E311): a bound applied one element early or late. Tens of milliseconds a member at the
-        bound, so rare; make-list, whose ten million pairs cost seconds, only past it."""
-        self.tag("edge:allocation")
-        how = self.pick(["make-vector", "make-string", "make-bytevector", "make-list"])
-        n = MAX_LENGTH + 1 if how == "make-list" else MAX_LENGTH + self.pick([-1, 0, 0, 1])
-        size = {"make-vector": "vector-length", "make-string": "string-length",
-                "make-bytevector": "bytevector-length", "make-list": "length"}[how]
-        fill = self.pick(["", " 7"] if how != "make-string" else ["", " #\\a"])
-        return f"({size} ({how} {n}{fill}))"
-
-    def edge_span(self, d: int, s: Scope) -> str:
-        n = self.small(0, 5)
-        start = self.small(0, n)
-        end = self.small(start, n)
-        if self.chance(20):  # one of the bounds out of order or past the end
-            start, end = self.pick([(end + 1, end), (start, n + 1), (-1, end), (n, n)])
-        how = self.pick(["vector->list", "vector-copy", "string-copy", "string->vector",
-                         "string->list", "vector->string", "substring"])
-        bounds = f" {start}" if self.chance(30) and how != "substring" else f" {start} {end}"
-        text = '"' + "héllo!"[:n] + '"'
-        if how in ("vector->list", "vector-copy"):
-            items = " ".join(self.sub("any", d, s) for _ in range(n))
-            return f"({how} (vector {items}){bounds})"
-        if how == "vector->string":
-            # Outside the slice anything may stand: only the characters taken are checked.
-            chars = " ".join(self.pick(V.CHARS) if start <= j < end or self.chance(50)
-                             else self.pick(["'tag", "0", "\"s\""]) for j in range(n))
-            return f"(vector->string (vector {chars}){bounds})"
-        return f"({how} {text}{bounds})"
-
-    def edge_big(self, d: int, s: Scope) -> str:
-        form = self.pick(NUMERIC)
-        big = self.pick(BIG)
-        if " " in form:
-            name, _, rest = form.partition(" ")
-            args = rest.replace("BIG", big)
-            call = f"({name} {args})"
-        else:
-            call = f"({form} {big})"
-        if form in ("exact-integer-sqrt", "floor/ BIG -7", "truncate/ BIG 7"):
-            a, b = self.fresh("a"), self.fresh("b")
-            return f"(call-with-values (lambda () {call}) (lambda ({a} {b}) (list {a} {b})))"
+    depth, closed_at = 0, -1
+    for kind, _, stop in toks:
+        depth += kind == "open"
+        depth -= kind == "close"
+        if depth == 0:
+            closed_at = stop
+            break
+    head = call[toks[1][1]:toks[1][2]]
+    if closed_at != len(call) or head not in PRIMITIVE_NAMES:  # not one primitive's call
         return call
+    args = call[toks[1][2]:-1].strip()
+    g.tag("edge:indirect")
+    how = g.pick(["apply", "local", "handed"])
+    if how == "apply":
+        return f"(apply {head} (list {args}))"
+    f = g.fresh("f")
+    if how == "local":
+        return f"(let (({f} {head})) ({f} {args}))"
+    return f"((lambda ({f}) ({f} {args})) {head})"
 
-    def edge_fresh(self, d: int, s: Scope) -> str:
-        kind = self.pick(list(FRESH_BASES))
-        x, y = self.fresh("x"), self.fresh("y")
-        copy = self.pick(FRESH_COPIES[kind]).format(x=x)
-        compare = f"(list (eq? {x} {y}) (eqv? {x} {y}) (equal? {x} {y})"
-        if kind == "vector" and self.chance(60):
-            return (f"(let (({x} {self.pick(FRESH_BASES[kind])})) (let (({y} {copy})) "
-                    f"(when (> (vector-length {y}) 0) (vector-set! {y} 0 'changed)) {compare} {x} {y})))")
-        if kind == "list" and self.chance(30):
-            compare = f"(list (eq? (cdr {x}) (cdr {y})) (eq? (car {x}) (car {y}))"
-        if self.chance(50):
-            # two to four copiers of one base in one call: each copier is one entry of a list of
-            # a dozen, and a program makes few such calls
-            parts = []
-            for _ in range(self.small(2, 4)):
-                z = self.fresh("y")
-                made = self.pick(FRESH_COPIES[kind]).format(x=x)
-                parts.append(f"(let (({z} {made})) (list (eq? {x} {z}) (eqv? {x} {z}) "
-                             f"(equal? {x} {z})))")
-            return f"(let (({x} {self.pick(FRESH_BASES[kind])})) (list {' '.join(parts)}))"
-        return f"(let (({x} {self.pick(FRESH_BASES[kind])})) (let (({y} {copy})) {compare})))"
 
-    def edge_sided(self, d: int, s: Scope) -> str:
-        """A comparison of a local with a constant, the constant on either side, as the test of
-        an if, a cond or a when, for values on both sides of it: an optimiser that moves the
-        constant to one side must mirror the comparison."""
-        op = self.pick(NUM_COMPARE)
-        c = self.pick(SIDED_CONSTANTS)
-        v = self.fresh("n")
-        test = f"({op} {c} {v})" if self.chance(60) else f"({op} {v} {c})"
-        form = self.pick([f"(if {test} 'yes 'no)", f"(cond ({test} 'yes) (else 'no))",
-                          f"(when {test} 'yes)", f"(and {test} 'yes)", f"(not {test})"])
-        values = " ".join(self.pick(SIDED_VALUES) for _ in range(self.small(2, 4)))
-        if self.chance(50):
-            return f"(map (lambda ({v}) {form}) (list {values}))"
-        return f"(let (({v} {self.pick(SIDED_VALUES)})) {form})"
+# -- families -----------------------------------------------------------------------------
 
-    def edge_compare(self, d: int, s: Scope) -> str:
-        kind = self.pick(["string", "string", "char", "num"])
-        if kind == "string":
-            a, b = self.pick(RELATED)
-            more = f" {self.pick(RELATED)[0]}" if self.chance(25) else ""
-            return f"({self.pick(STRING_COMPARE)} {a} {b}{more})"
-        if kind == "char":
-            a = self.pick(V.CHARS)
-            b = self.pick([a, self.pick(V.CHARS), "#\\A", "#\\a"])
-            more = f" {self.pick([a, b])}" if self.chance(30) else ""
-            return f"({self.pick(CHAR_COMPARE)} {a} {b}{more})"
-        args = " ".join(self.pick(MIXED) for _ in range(self.small(2, 3)))
-        return f"({self.pick(NUM_COMPARE)} {args})"
 
-    def edge_predicate(self, d: int, s: Scope) -> str:
-        """Type and sign predicates on the values at the borders between types: an integral
-        float is an integer but not an exact one, -0.0 is zero but not negative, '() is a list
-        and not a pair, a one-character string is not a character."""
-        kind = self.pick(["number", "other", "char"])
-        if kind == "number":
-            values, preds = BORDER_VALUES[:9], PREDICATES
-        elif kind == "other":
-            values, preds = BORDER_VALUES[9:], [p for p in PREDICATES if p not in NUMBERS_ONLY]
-        else:
-            values, preds = BORDER_CHARS, CHAR_CLASSES
-        chosen = list(dict.fromkeys(self.pick(preds) for _ in range(self.small(1, 5))))
-        if len(chosen) == 1:
-            return f"(map {chosen[0]} (list {' '.join(values)}))"
-        # several predicates over the same borders, each applied to a local (not a constant)
-        v = self.fresh("v")
-        tests = " ".join(f"({p} {v})" for p in chosen)
-        return f"(map (lambda ({v}) (list {tests})) (list {' '.join(values)}))"
+@edge_family("index", slots=(0, 1), may_fault=True)
+def edge_index(g: G, d: int, s: Scope) -> str:
+    if g.chance(12) and not g.sampling:
+        return edge_allocation(g)
+    n = g.small(0, 4)
+    i = g.pick([-1, 0, n - 1, n, n + 1, -n]) if n else g.pick([-1, 0, 1])
+    how = g.pick(["vector-ref", "list-ref", "nth", "string-ref", "list-tail", "vector-set!",
+                  "bytevector-u8-ref", "make-vector", "make-string", "make-list",
+                  "substring", "integer->char"])
+    if how != "substring" and g.chance(15):
+        # an index or length that is a number but not an exact integer (E312)
+        i = g.pick([f"{max(i, 0)}.0", "1/2", "-0.0", f"{max(i, 0)}.5"])  # type: ignore[assignment]
+    items = " ".join(g.sub("any", d, s) for _ in range(n))
+    text = '"' + "abcdé"[:n] + '"'
+    if how == "vector-ref":
+        return f"(vector-ref (vector {items}) {i})"
+    if how == "list-ref" or how == "nth":
+        return f"({how} (list {items}) {i})"
+    if how == "string-ref":
+        return f"(string-ref {text} {i})"
+    if how == "list-tail":
+        return f"(list-tail (list {items}) {i})"
+    if how == "vector-set!":
+        v = g.fresh("vec")
+        return f"(let (({v} (make-vector {n} 0))) (vector-set! {v} {i} 'x) {v})"
+    if how == "bytevector-u8-ref":
+        return f"(bytevector-u8-ref (bytevector {' '.join(['7'] * n)}) {i})"
+    if how == "substring":
+        j = g.pick([i, n, 0, i + 1])
+        return f"(substring {text} {min(i, j) if g.chance(70) else i} {j})"
+    if how == "integer->char":
+        return f"(integer->char {g.pick([-1, 0, 55295, 55296, 57343, 57344, 1114111, 1114112, 127, 128])})"
+    return f"({how} {i} {g.pick(FILL)})"
 
-    def edge_truthy(self, d: int, s: Scope) -> str:
-        return self.pick(TRUTHY)
 
-    def edge_empty(self, d: int, s: Scope) -> str:
-        return self.pick(EMPTIES)
+def edge_allocation(g: G) -> str:
+    """A sequence made at the largest length the primitives allow, one less, or one more
+    (E311): a bound applied one element early or late. Tens of milliseconds a member at the
+    bound, so rare; make-list, whose ten million pairs cost seconds, only past it."""
+    g.tag("edge:allocation")
+    how = g.pick(["make-vector", "make-string", "make-bytevector", "make-list"])
+    n = MAX_LENGTH + 1 if how == "make-list" else MAX_LENGTH + g.pick([-1, 0, 0, 1])
+    size = {"make-vector": "vector-length", "make-string": "string-length",
+            "make-bytevector": "bytevector-length", "make-list": "length"}[how]
+    fill = g.pick(["", " 7"] if how != "make-string" else ["", " #\\a"])
+    return f"({size} ({how} {n}{fill}))"
 
-    def edge_equality(self, d: int, s: Scope) -> str:
-        if self.chance(35):
-            return self.pick(SEARCHES)
-        a, b = self.pick(EQUALS)
-        if self.chance(50):
-            a, b = b, a
-        return f"({self.pick(EQUALITY)} {a} {b})"
 
-    def edge_nested_equal(self, d: int, s: Scope) -> str:
-        """Two leaves of one kind put at the same place in two containers, compared by equal?
-        (or found by member or assoc, which use it); now and then one more level deep."""
-        a, b = self.pick(NESTED_LEAVES[self.pick(list(NESTED_LEAVES))])
-        if self.chance(50):
-            a, b = b, a
-        for _ in range(self.pick([1, 1, 1, 2])):
-            place = self.pick(NESTED_PLACES)
-            a, b = place.format(x=a), place.format(x=b)
-        how = self.pick(["equal", "equal", "equal", "member", "assoc", "both"])
-        if how == "member":
-            return f"(member {a} (list 0 {b}))"
-        if how == "assoc":
-            return f"(assoc {a} (list (cons 0 'no) (cons {b} 'found)))"
-        if how == "both":
-            return f"(list (equal? {a} {b}) (equal? {b} {a}) (eqv? {a} {b}))"
-        return f"(equal? {a} {b})"
+@edge_family("span", slots=(2, 3), may_fault=True)
+def edge_span(g: G, d: int, s: Scope) -> str:
+    n = g.small(0, 5)
+    start = g.small(0, n)
+    end = g.small(start, n)
+    if g.chance(20):  # one of the bounds out of order or past the end
+        start, end = g.pick([(end + 1, end), (start, n + 1), (-1, end), (n, n)])
+    how = g.pick(["vector->list", "vector-copy", "string-copy", "string->vector",
+                  "string->list", "vector->string", "substring"])
+    bounds = f" {start}" if g.chance(30) and how != "substring" else f" {start} {end}"
+    text = '"' + "héllo!"[:n] + '"'
+    if how in ("vector->list", "vector-copy"):
+        items = " ".join(g.sub("any", d, s) for _ in range(n))
+        return f"({how} (vector {items}){bounds})"
+    if how == "vector->string":
+        # Outside the slice anything may stand: only the characters taken are checked.
+        chars = " ".join(g.pick(V.CHARS) if start <= j < end or g.chance(50)
+                         else g.pick(["'tag", "0", "\"s\""]) for j in range(n))
+        return f"(vector->string (vector {chars}){bounds})"
+    return f"({how} {text}{bounds})"
 
-    def edge_arity(self, d: int, s: Scope) -> str:
-        return self.pick(ARITY)
 
-    def edge_quasi(self, d: int, s: Scope) -> str:
-        return self.pick(QUASI)
+@edge_family("big", slots=(4, 5), faults_now_and_then=True)
+def edge_big(g: G, d: int, s: Scope) -> str:
+    form = g.pick(NUMERIC)
+    big = g.pick(V.BIG)
+    if " " in form:
+        name, _, rest = form.partition(" ")
+        args = rest.replace("BIG", big)
+        call = f"({name} {args})"
+    else:
+        call = f"({form} {big})"
+    if form in ("exact-integer-sqrt", "floor/ BIG -7", "truncate/ BIG 7"):
+        a, b = g.fresh("a"), g.fresh("b")
+        return f"(call-with-values (lambda () {call}) (lambda ({a} {b}) (list {a} {b})))"
+    return call
 
-    def edge_rounding(self, d: int, s: Scope) -> str:
-        return self.pick(ROUNDING)
+
+@edge_family("fresh", slots=(38, 39), may_fault=True)
+def edge_fresh(g: G, d: int, s: Scope) -> str:
+    kind = g.pick(list(FRESH_BASES))
+    x, y = g.fresh("x"), g.fresh("y")
+    copy = g.pick(FRESH_COPIES[kind]).format(x=x)
+    compare = f"(list (eq? {x} {y}) (eqv? {x} {y}) (equal? {x} {y})"
+    if kind == "vector" and g.chance(60):
+        return (f"(let (({x} {g.pick(FRESH_BASES[kind])})) (let (({y} {copy})) "
+                f"(when (> (vector-length {y}) 0) (vector-set! {y} 0 'changed)) {compare} {x} {y})))")
+    if kind == "list" and g.chance(30):
+        compare = f"(list (eq? (cdr {x}) (cdr {y})) (eq? (car {x}) (car {y}))"
+    if g.chance(50):
+        # two to four copiers of one base in one call: each copier is one entry of a list of
+        # a dozen, and a program makes few such calls
+        parts = []
+        for _ in range(g.small(2, 4)):
+            z = g.fresh("y")
+            made = g.pick(FRESH_COPIES[kind]).format(x=x)
+            parts.append(f"(let (({z} {made})) (list (eq? {x} {z}) (eqv? {x} {z}) "
+                         f"(equal? {x} {z})))")
+        return f"(let (({x} {g.pick(FRESH_BASES[kind])})) (list {' '.join(parts)}))"
+    return f"(let (({x} {g.pick(FRESH_BASES[kind])})) (let (({y} {copy})) {compare})))"
+
+
+@edge_family("sided", slots=(48, 49), faults_now_and_then=True, gives_no_value=True)
+def edge_sided(g: G, d: int, s: Scope) -> str:
+    """A comparison of a local with a constant, the constant on either side, as the test of
+    an if, a cond or a when, for values on both sides of it: an optimiser that moves the
+    constant to one side must mirror the comparison."""
+    op = g.pick(NUM_COMPARE)
+    c = g.pick(SIDED_CONSTANTS)
+    v = g.fresh("n")
+    test = f"({op} {c} {v})" if g.chance(60) else f"({op} {v} {c})"
+    form = g.pick([f"(if {test} 'yes 'no)", f"(cond ({test} 'yes) (else 'no))",
+                   f"(when {test} 'yes)", f"(and {test} 'yes)", f"(not {test})"])
+    values = " ".join(g.pick(SIDED_VALUES) for _ in range(g.small(2, 4)))
+    if g.chance(50):
+        return f"(map (lambda ({v}) {form}) (list {values}))"
+    return f"(let (({v} {g.pick(SIDED_VALUES)})) {form})"
+
+
+@edge_family("compare", slots=(6, 7))
+def edge_compare(g: G, d: int, s: Scope) -> str:
+    kind = g.pick(["string", "string", "char", "num"])
+    if kind == "string":
+        a, b = g.pick(RELATED)
+        more = f" {g.pick(RELATED)[0]}" if g.chance(25) else ""
+        return f"({g.pick(STRING_COMPARE)} {a} {b}{more})"
+    if kind == "char":
+        a = g.pick(V.CHARS)
+        b = g.pick([a, g.pick(V.CHARS), "#\\A", "#\\a"])
+        more = f" {g.pick([a, b])}" if g.chance(30) else ""
+        return f"({g.pick(CHAR_COMPARE)} {a} {b}{more})"
+    args = " ".join(g.pick(MIXED) for _ in range(g.small(2, 3)))
+    return f"({g.pick(NUM_COMPARE)} {args})"
+
+
+@expression("edge_compare", {"bool": 1.0}, needs=("edges",))
+def p_edge_compare(g: G, d: int, s: Scope, t: str) -> str:
+    return edge_compare(g, d, s)
+
+
+@edge_family("predicate", slots=(16, 17))
+def edge_predicate(g: G, d: int, s: Scope) -> str:
+    """Type and sign predicates on the values at the borders between types: an integral
+    float is an integer but not an exact one, -0.0 is zero but not negative, '() is a list
+    and not a pair, a one-character string is not a character."""
+    kind = g.pick(["number", "other", "char"])
+    if kind == "number":
+        values, preds = BORDER_VALUES[:9], PREDICATES
+    elif kind == "other":
+        values, preds = BORDER_VALUES[9:], [p for p in PREDICATES if p not in NUMBERS_ONLY]
+    else:
+        values, preds = BORDER_CHARS, CHAR_CLASSES
+    chosen = list(dict.fromkeys(g.pick(preds) for _ in range(g.small(1, 5))))
+    if len(chosen) == 1:
+        return f"(map {chosen[0]} (list {' '.join(values)}))"
+    # several predicates over the same borders, each applied to a local (not a constant)
+    v = g.fresh("v")
+    tests = " ".join(f"({p} {v})" for p in chosen)
+    return f"(map (lambda ({v}) (list {tests})) (list {' '.join(values)}))"
+
+
+@edge_family("truthy", slots=(18,))
+def edge_truthy(g: G, d: int, s: Scope) -> str:
+    return g.pick(TRUTHY)
+
+
+@edge_family("empty", slots=(8,))
+def edge_empty(g: G, d: int, s: Scope) -> str:
+    return g.pick(EMPTIES)
+
+
+@edge_family("equality", slots=(11, 12))
+def edge_equality(g: G, d: int, s: Scope) -> str:
+    if g.chance(35):
+        return g.pick(SEARCHES)
+    a, b = g.pick(EQUALS)
+    if g.chance(50):
+        a, b = b, a
+    return f"({g.pick(EQUALITY)} {a} {b})"
+
+
+@edge_family("nested_equal", slots=(51, 52))
+def edge_nested_equal(g: G, d: int, s: Scope) -> str:
+    """Two leaves of one kind put at the same place in two containers, compared by equal?
+    (or found by member or assoc, which use it); now and then one more level deep."""
+    a, b = g.pick(NESTED_LEAVES[g.pick(list(NESTED_LEAVES))])
+    if g.chance(50):
+        a, b = b, a
+    for _ in range(g.pick([1, 1, 1, 2])):
+        place = g.pick(NESTED_PLACES)
+        a, b = place.format(x=a), place.format(x=b)
+    how = g.pick(["equal", "equal", "equal", "member", "assoc", "both"])
+    if how == "member":
+        return f"(member {a} (list 0 {b}))"
+    if how == "assoc":
+        return f"(assoc {a} (list (cons 0 'no) (cons {b} 'found)))"
+    if how == "both":
+        return f"(list (equal? {a} {b}) (equal? {b} {a}) (eqv? {a} {b}))"
+    return f"(equal? {a} {b})"
+
+
+@edge_family("arity", slots=(13, 14))
+def edge_arity(g: G, d: int, s: Scope) -> str:
+    return g.pick(ARITY)
+
+
+@edge_family("quasi", slots=(15,), may_fault=True)
+def edge_quasi(g: G, d: int, s: Scope) -> str:
+    return g.pick(QUASI)
+
+
+@edge_family("rounding", slots=(9, 10), may_fault=True)
+def edge_rounding(g: G, d: int, s: Scope) -> str:
+    return g.pick(ROUNDING)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .registry import edge_family
+
 if TYPE_CHECKING:
-    from .generate import Scope
+    from .context import Context as G
+    from .context import Scope
 
 # A library primitive calling a procedure: its name, the procedure's parameters, what the
 # procedure returns (over its parameters), and the arguments after the procedure ({c} is the
@@ -51,27 +54,29 @@ USES = ["(begin (display {v}) (newline) (write {v}) {v})", "(begin (display (lis
         "(begin (display {v}) 'done)"]
 
 
-class EffectsMixin:
-    def edge_order(self, d: int, s: Scope) -> str:
-        """A library primitive whose procedure logs each call, in a local (set!) or on the
-        output (display): the result and the log of the calls, in order."""
-        name, params, result, rest = self.pick(CALLERS)
-        args = rest.format(c=self.pick(LISTS), s=self.pick(STRINGS))
-        self.tag("prim:" + name)
-        seen = params.split()
-        record = seen[0] if len(seen) == 1 else f"(list {' '.join(seen)})"
-        if self.chance(40):
-            proc = f"(lambda ({params}) (display {record}) {result})"
-            return f"({name} {proc} {args})"
-        log, r = self.fresh("log"), self.fresh("r")
-        proc = f"(lambda ({params}) (set! {log} (cons {record} {log})) {result})"
-        return (f"(let (({log} '())) (let (({r} ({name} {proc} {args}))) "
-                f"(list {r} (reverse {log}))))")
+@edge_family("order", slots=(45, 46), faults_now_and_then=True, gives_no_value=True)
+def edge_order(g: G, d: int, s: Scope) -> str:
+    """A library primitive whose procedure logs each call, in a local (set!) or on the
+    output (display): the result and the log of the calls, in order."""
+    name, params, result, rest = g.pick(CALLERS)
+    args = rest.format(c=g.pick(LISTS), s=g.pick(STRINGS))
+    g.tag("prim:" + name)
+    seen = params.split()
+    record = seen[0] if len(seen) == 1 else f"(list {' '.join(seen)})"
+    if g.chance(40):
+        proc = f"(lambda ({params}) (display {record}) {result})"
+        return f"({name} {proc} {args})"
+    log, r = g.fresh("log"), g.fresh("r")
+    proc = f"(lambda ({params}) (set! {log} (cons {record} {log})) {result})"
+    return (f"(let (({log} '())) (let (({r} ({name} {proc} {args}))) "
+            f"(list {r} (reverse {log}))))")
 
-    def edge_cycle(self, d: int, s: Scope) -> str:
-        """A structure that holds itself (through vector-set!), printed by display and write
-        and returned: labels, and the elements inside them, by each printer's rules."""
-        v, w = self.fresh("v"), self.fresh("w")
-        a, b = self.pick(PRINTED), self.pick(PRINTED)
-        use = self.pick(USES).format(v=v, a=a, b=b)
-        return self.pick(CYCLES).format(v=v, w=w, a=a, b=b, use=use)
+
+@edge_family("cycle", slots=(47,), faults_now_and_then=True)
+def edge_cycle(g: G, d: int, s: Scope) -> str:
+    """A structure that holds itself (through vector-set!), printed by display and write
+    and returned: labels, and the elements inside them, by each printer's rules."""
+    v, w = g.fresh("v"), g.fresh("w")
+    a, b = g.pick(PRINTED), g.pick(PRINTED)
+    use = g.pick(USES).format(v=v, a=a, b=b)
+    return g.pick(CYCLES).format(v=v, w=w, a=a, b=b, use=use)

@@ -3,10 +3,11 @@ what is rarely reached.
 
 Counted per program: the Core IR node kinds of the program (the kernel normalizer's tree, walked
 here; the normalizer is the shared front end, not an evaluator), the primitives it names, the
-generator's producers and shapes, and from the observations the outcome statuses and diagnostic
-codes. Every count is a number of programs. The steering weight of a thing is larger the rarer
-it is, so rarely reached producers, primitives and diagnostics are drawn more often; weights
-are recomputed only at block boundaries of the campaign, which keeps a run reproducible.
+registered producers it was drawn from (by registry id) and the variants they tagged, and from
+the observations the outcome statuses and diagnostic codes. Every count is a number of
+programs. The steering weight of a thing is larger the rarer it is, so rarely reached
+producers, primitives and diagnostics are drawn more often; weights are recomputed only at
+block boundaries of the campaign, which keeps a run reproducible.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from implementations.lispex import core_ir as ir
 from implementations.lispex.normalizer import normalize
 from implementations.lispex.reader import read_source
 
+from . import registry
 from . import values as V
-from .generate import Case, Steering
+from .case import Case
+from .context import Steering
 from .signatures import PRIMITIVES
 
 NODE_KINDS = ("Const", "Local", "Global", "Intrinsic", "If", "Lambda", "Seq", "SetLocal",
@@ -83,6 +86,7 @@ class Coverage:
         self.nodes: Counter[str] = Counter()
         self.prims: Counter[str] = Counter()
         self.tags: Counter[str] = Counter()
+        self.producers: Counter[str] = Counter()  # registry id -> programs drawn from it
         self.outcomes: Counter[str] = Counter()
         self.diags: Counter[str] = Counter()
         self.origins: Counter[str] = Counter()
@@ -97,6 +101,7 @@ class Coverage:
             self.nodes.update(kinds)
             self.prims.update(n for n in names if n in self._known)
         self.tags.update(t for t in case.tags if not t.startswith("prim:"))
+        self.producers.update(case.producers)
         self.origins[case.origin.split(":")[0]] += 1
 
     @property
@@ -119,20 +124,26 @@ class Coverage:
         self.diags.update(c for c in codes if c)
 
     def steering(self) -> Steering:
-        """Rarer is heavier: weight (mean + 1) / (count + 1), kept within [0.5, 4]."""
+        """Rarer is heavier: weight (mean + 1) / (count + 1), kept within [0.5, 4]. The mean of
+        the producers' counts is taken over the steered producers reached and the variants
+        (shape tags) producers chose inside them, so that a producer reached as often as a
+        typical variant weighs about 1."""
         def weights(counter: Counter[str], universe: list[str]) -> dict[str, float]:
             if not universe:
                 return {}
             mean = sum(counter[u] for u in universe) / len(universe)
             return {u: min(4.0, max(0.5, (mean + 1) / (counter[u] + 1))) for u in universe}
 
-        producers = [t for t in self.tags if t.startswith(("gen:", "shape:"))]
-        prod = weights(self.tags, producers)
+        steered = [p for p in self.producers if p.split(":", 1)[0] in registry.STEERED]
+        drawn = registry.steered_tags()
+        variants = [t for t in self.tags if t.startswith(("gen:", "shape:")) and t not in drawn]
+        reached = Counter({**{p: self.producers[p] for p in steered},
+                           **{t: self.tags[t] for t in variants}})
+        prod = weights(reached, steered + variants)
         entries = Counter({t[len("entry:"):]: n for t, n in self.tags.items()
                            if t.startswith("entry:")})
         return Steering(
-            producers={k.split(":", 1)[1] if k.startswith("gen:") else k: v
-                       for k, v in prod.items()},
+            producers={p: prod[p] for p in steered},
             primitives=weights(self.prims, self.primitives),
             faults=weights(self.diags, list(DIAGNOSTICS)),
             entries=weights(entries, ENTRIES))
@@ -147,6 +158,8 @@ class Coverage:
             ("diagnostics", [(c, self.diags[c]) for c in DIAGNOSTICS] +
              [(c, n) for c, n in sorted(self.diags.items()) if c not in DIAGNOSTICS]),
             ("shapes", sorted((t, n) for t, n in self.tags.items() if t.startswith("shape:"))),
+            ("producers", [(p.id, self.producers[p.id]) for kind in registry.KINDS
+                           for p in registry.rows(kind)]),
             ("primitives", sorted(prims, key=lambda p: (p[1], p[0]))),
             ("programs by origin", sorted(self.origins.items())),
         ]

@@ -19,10 +19,10 @@ import re
 from pathlib import Path
 
 from . import values as V
-from .generate import Case
+from .case import Case
 from .layout import relayout
-from .reduce import Tree, parse, render
 from .signatures import PRIMITIVES
+from .trees import Tree, parse, render, render_node
 
 _NUMBER = re.compile(r"^-?[0-9]")
 WRAPS = [
@@ -265,8 +265,6 @@ class Mutator:
         if path is None or (len(path) == 1 and _head(forms[path[0]]) == "define"):
             return False
         node = _get(forms, path)
-        from .reduce import render_node
-
         text = self.rng.choice(WRAPS).format(e=render_node(node))
         _set(forms, path, parse(text)[0])
         return True

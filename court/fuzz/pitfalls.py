@@ -1,24 +1,27 @@
-"""Producers of the mistakes a host language invites, found by seeded bugs written blind: exactness
-contagion through every numeric primitive (an inexact divisor makes an inexact quotient), exact
-numbers compared with their nearest float, number text at the edges of the grammar (through
-string->number and, in unsafe programs, as tokens in the source), code points that Python
-classifies oddly (no-break space, soft hyphen, unassigned, combining, C1 controls) through the
-printer and the string and char primitives, and values a host confuses (#t is the integer 1 in
-Python, a one-character string is a character), passed as literals, as let-bound locals and as
-parameters, since fast paths for locals are where a host type test slips; callbacks returning
-what a library primitive refuses; forms that yield no value; list primitives on improper lists;
-any primitive of the signature table given one argument of a kind it must refuse (the argument
-checks of the control primitives, the optional arguments, the last argument).
+"""Producers of the mistakes a host language invites: exactness contagion through every numeric
+primitive (an inexact divisor makes an inexact quotient), exact numbers compared with their
+nearest float, number text at the edges of the grammar (through string->number and, in unsafe
+programs, as tokens in the source), code points that Python classifies oddly (no-break space,
+soft hyphen, unassigned, combining, C1 controls) through the printer and the string and char
+primitives, and values a host confuses (#t is the integer 1 in Python, a one-character string is
+a character), passed as literals, as let-bound locals and as parameters, since fast paths for
+locals are where a host type test slips; callbacks returning what a library primitive refuses;
+forms that yield no value; list primitives on improper lists; any primitive of the signature
+table given one argument of a kind it must refuse (the argument checks of the control
+primitives, the optional arguments, the last argument).
 Loop counters step by (- i -1): a program may have rebound +."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .pieces import arg
+from .registry import edge_family, program_part
 from .signatures import SIGNATURES
 
 if TYPE_CHECKING:
-    from .generate import Scope
+    from .context import Context as G
+    from .context import Scope
 
 # Values of every kind, one of which replaces a well-typed argument.
 MISFED = ["'sym", "\"s\"", "#\\c", "1.5", "1/2", "-1", "0", "'()", "'(1 . 2)", "(vector 1)",
@@ -254,151 +257,181 @@ ERROR_CALLS = ["(error 'who \"msg\" 1)", "(error \"msg\" 'who 1 \"s\" #\\c)", "(
                "(error \"m\" (list 1 2) (vector 3))", "(error (symbol->string 'who) \"msg\")"]
 
 
-class PitfallsMixin:
-    def edge_contagion(self, d: int, s: Scope) -> str:
-        """A numeric primitive on integral operands of mixed exactness: the result is inexact
-        when any operand is (R7RS), whatever the operator's role."""
-        if self.chance(35):
-            op = self.pick(UNARY)
-            return f"({op} {self.pick(INTEGRAL)})"
-        op = self.pick(DIVISION + BINARY)
-        a, b = self.pick(INTEGRAL), self.pick(INTEGRAL)
-        call = f"({op} {a} {b})"
-        if op.endswith("/"):
-            q, r = self.fresh("q"), self.fresh("r")
-            return f"(call-with-values (lambda () {call}) (lambda ({q} {r}) (list {q} {r})))"
-        return call
+@edge_family("contagion", slots=(19, 20), may_fault=True)
+def edge_contagion(g: G, d: int, s: Scope) -> str:
+    """A numeric primitive on integral operands of mixed exactness: the result is inexact
+    when any operand is (R7RS), whatever the operator's role."""
+    if g.chance(35):
+        op = g.pick(UNARY)
+        return f"({op} {g.pick(INTEGRAL)})"
+    op = g.pick(DIVISION + BINARY)
+    a, b = g.pick(INTEGRAL), g.pick(INTEGRAL)
+    call = f"({op} {a} {b})"
+    if op.endswith("/"):
+        q, r = g.fresh("q"), g.fresh("r")
+        return f"(call-with-values (lambda () {call}) (lambda ({q} {r}) (list {q} {r})))"
+    return call
 
-    def edge_near(self, d: int, s: Scope) -> str:
-        exact, inexact = self.pick(NEAR)
-        a, b = (exact, inexact) if self.chance(50) else (inexact, exact)
-        op = self.pick(NEAR_OPS)
-        if self.chance(35):
-            x, y = self.fresh("a"), self.fresh("b")
-            return f"(let (({x} {a}) ({y} {b})) ({op} {x} {y}))"
-        if op in ("=", "<", "<=") and self.chance(30):
-            return f"({op} {a} {b} {self.pick([a, b])})"
-        return f"({op} {a} {b})"
 
-    def edge_signedzero(self, d: int, s: Scope) -> str:
-        op = self.pick(SIGNED_ZERO)
-        return f"(map {op} (list -0.0 0.0 {self.pick(['-6.0', '6.0', '-0.5', '0', '-1'])}))"
+@edge_family("near", slots=(21,))
+def edge_near(g: G, d: int, s: Scope) -> str:
+    exact, inexact = g.pick(NEAR)
+    a, b = (exact, inexact) if g.chance(50) else (inexact, exact)
+    op = g.pick(NEAR_OPS)
+    if g.chance(35):
+        x, y = g.fresh("a"), g.fresh("b")
+        return f"(let (({x} {a}) ({y} {b})) ({op} {x} {y}))"
+    if op in ("=", "<", "<=") and g.chance(30):
+        return f"({op} {a} {b} {g.pick([a, b])})"
+    return f"({op} {a} {b})"
 
-    def edge_numtext(self, d: int, s: Scope) -> str:
-        if self.chance(30):
-            text, radix = self.pick(RADIX_TEXT)
-            call = f'(string->number "{text}" {radix})'
-            if self.chance(60):
-                return call
-            v = self.fresh("n")
-            return f"(let (({v} {call})) (if {v} (list {v} (number->string {v} {radix})) {v}))"
-        if self.chance(35):
-            # several texts in one call: each entry of the grammar's edge list (63 of them, in
-            # a family about one program in a hundred draws) is compared several times as
-            # often for the same cost of a program
-            texts = " ".join(f'"{self.pick(NUMBER_TEXT)}"' for _ in range(self.small(4, 7)))
-            return f"(map string->number '({texts}))"
-        text = self.pick(NUMBER_TEXT)
-        if self.chance(30):
-            return f'(string->number "{text}" {self.pick(RADIXES)})'
-        if self.chance(25):
-            v = self.fresh("n")
-            return f'(let (({v} (string->number "{text}"))) (if {v} (number->string {v}) {v}))'
-        return f'(string->number "{text}")'
 
-    def edge_unicode(self, d: int, s: Scope) -> str:
-        n, m = self.pick(CODE_POINTS), self.pick(CODE_POINTS)
-        return self.pick(UNICODE_FORMS).format(n=n, h=f"{n:x}", m=f"{m:x}")
+@edge_family("signedzero", slots=(42,), may_fault=True)
+def edge_signedzero(g: G, d: int, s: Scope) -> str:
+    op = g.pick(SIGNED_ZERO)
+    return f"(map {op} (list -0.0 0.0 {g.pick(['-6.0', '6.0', '-0.5', '0', '-1'])}))"
 
-    def edge_confused(self, d: int, s: Scope) -> str:
-        """A call that must tell apart values a host language takes for one another, given them
-        as literals, as let-bound locals or as a procedure's parameters."""
-        op, arity = self.pick(ARITHMETIC if self.chance(40) else TELLING)
-        args = [self.pick(CONFUSED) for _ in range(arity)]
-        if op in CONTAINER:
-            args = [CONTAINER[op], args[0]]
-        how = self.pick(["literal", "let", "lambda"])
-        if how == "literal":
-            return f"({op} {' '.join(args)})"
-        names = [self.fresh("c") for _ in args]
-        call = f"({op} {' '.join(names)})"
-        if how == "let":
-            binds = " ".join(f"({n} {a})" for n, a in zip(names, args, strict=True))
-            return f"(let ({binds}) {call})"
-        return f"((lambda ({' '.join(names)}) {call}) {' '.join(args)})"
 
-    def edge_misfed(self, d: int, s: Scope) -> str:
-        """A primitive's call with one argument (often the first or the last) of another kind:
-        every primitive checks each argument, and the check, its code and its irritants are
-        compared. Now and then a further argument past the signature's."""
-        if self.chance(50):
-            name, args = self.pick(GUEST_CALLING)
-            args = list(args)
-        else:
-            name, types, _ = self.pick(SIGNATURES)
-            args = [self.arg(a, d, s) for a in types]
-        if args:
-            i = self.pick([0, len(args) - 1, self.small(0, len(args) - 1)])
-            args[i] = self.pick(MISFED)
-        if self.chance(15):
-            args.append(self.pick(MISFED))
-        self.tag("prim:" + name)
-        return f"({name}{''.join(' ' + a for a in args)})"
+@edge_family("numtext", slots=(22, 43, 44), faults_now_and_then=True)
+def edge_numtext(g: G, d: int, s: Scope) -> str:
+    if g.chance(30):
+        text, radix = g.pick(RADIX_TEXT)
+        call = f'(string->number "{text}" {radix})'
+        if g.chance(60):
+            return call
+        v = g.fresh("n")
+        return f"(let (({v} {call})) (if {v} (list {v} (number->string {v} {radix})) {v}))"
+    if g.chance(35):
+        # several texts in one call: each entry of the grammar's edge list (63 of them, in
+        # a family about one program in a hundred draws) is compared several times as
+        # often for the same cost of a program
+        texts = " ".join(f'"{g.pick(NUMBER_TEXT)}"' for _ in range(g.small(4, 7)))
+        return f"(map string->number '({texts}))"
+    text = g.pick(NUMBER_TEXT)
+    if g.chance(30):
+        return f'(string->number "{text}" {g.pick(RADIXES)})'
+    if g.chance(25):
+        v = g.fresh("n")
+        return f'(let (({v} (string->number "{text}"))) (if {v} (number->string {v}) {v}))'
+    return f'(string->number "{text}")'
 
-    def edge_falsy(self, d: int, s: Scope) -> str:
-        """A value Python takes for false, bound to a local or a parameter (where back ends
-        keep fast paths) or given as a literal, then tested by two to four test forms."""
-        value = self.pick(FALSY)
-        tests = [self.pick(TESTS) for _ in range(self.small(2, 4))]
-        how = self.pick(["let", "let", "lambda", "literal"])
-        if how == "literal":
-            return "(list " + " ".join(t.format(v=value) for t in tests) + ")"
-        v = self.fresh("c")
-        body = "(list " + " ".join(t.format(v=v) for t in tests) + ")"
-        if how == "let":
-            return f"(let (({v} {value})) {body})"
-        return f"((lambda ({v}) {body}) {value})"
 
-    def edge_escaping(self, d: int, s: Scope) -> str:
-        """A closure made in an inner scope and called after it is left, inside a procedure
-        whose parameter has the same name."""
-        body = self.pick(ESCAPING)
-        return f"((lambda (x) {body}) {self.pick(['4', '1/2', '-3'])})"
+@edge_family("unicode", slots=(23, 24), may_fault=True, gives_no_value=True)
+def edge_unicode(g: G, d: int, s: Scope) -> str:
+    n, m = g.pick(CODE_POINTS), g.pick(CODE_POINTS)
+    return g.pick(UNICODE_FORMS).format(n=n, h=f"{n:x}", m=f"{m:x}")
 
-    def edge_retyped(self, d: int, s: Scope) -> str:
-        """A parameter or let variable bound to an integer, used once as one, then set! to a
-        value of another kind and used again."""
-        v = self.fresh("n")
-        uses = " ".join(self.pick(RETYPED_USES).format(v=v) for _ in range(self.small(1, 3)))
-        body = (f"(let ((before (+ {v} 1))) (set! {v} {self.pick(RETYPED)}) "
-                f"(list before {uses}))")
-        if self.chance(50):
-            return f"((lambda ({v}) {body}) {self.small(1, 9)})"
-        return f"(let (({v} {self.small(1, 9)})) {body})"
 
-    def token_form(self) -> str:
-        """A top-level form quoting tokens at the edges of the number grammar: the program reads
-        them (as numbers or symbols) or is E100 at the first bad one."""
-        tokens = " ".join(self.pick(TOKENS) for _ in range(self.small(1, 3)))
-        self.tag("shape:number-tokens")
-        return f"(write '({tokens}))"
+@edge_family("confused", slots=(25, 26), may_fault=True)
+def edge_confused(g: G, d: int, s: Scope) -> str:
+    """A call that must tell apart values a host language takes for one another, given them
+    as literals, as let-bound locals or as a procedure's parameters."""
+    op, arity = g.pick(ARITHMETIC if g.chance(40) else TELLING)
+    args = [g.pick(CONFUSED) for _ in range(arity)]
+    if op in CONTAINER:
+        args = [CONTAINER[op], args[0]]
+    how = g.pick(["literal", "let", "lambda"])
+    if how == "literal":
+        return f"({op} {' '.join(args)})"
+    names = [g.fresh("c") for _ in args]
+    call = f"({op} {' '.join(names)})"
+    if how == "let":
+        binds = " ".join(f"({n} {a})" for n, a in zip(names, args, strict=True))
+        return f"(let ({binds}) {call})"
+    return f"((lambda ({' '.join(names)}) {call}) {' '.join(args)})"
 
-    def edge_absent(self, d: int, s: Scope) -> str:
-        """A name Lispex leaves out, called, or error called another Scheme's way (a fault
-        family: edge_call catches it like the others)."""
-        return self.pick(ABSENT if self.chance(50) else ERROR_CALLS)
 
-    def edge_callback(self, d: int, s: Scope) -> str:
-        return self.pick(CALLBACK_FAULTS)
+@edge_family("misfed", slots=(40, 41), may_fault=True, gives_no_value=True)
+def edge_misfed(g: G, d: int, s: Scope) -> str:
+    """A primitive's call with one argument (often the first or the last) of another kind:
+    every primitive checks each argument, and the check, its code and its irritants are
+    compared. Now and then a further argument past the signature's."""
+    if g.chance(50):
+        name, args = g.pick(GUEST_CALLING)
+        args = list(args)
+    else:
+        name, types, _ = g.pick(SIGNATURES)
+        args = [arg(g, a, d, s) for a in types]
+    if args:
+        i = g.pick([0, len(args) - 1, g.small(0, len(args) - 1)])
+        args[i] = g.pick(MISFED)
+    if g.chance(15):
+        args.append(g.pick(MISFED))
+    g.tag("prim:" + name)
+    return f"({name}{''.join(' ' + a for a in args)})"
 
-    def edge_novalue(self, d: int, s: Scope) -> str:
-        return f"(call-with-values (lambda () {self.pick(NO_VALUE)}) list)"
 
-    def edge_valuecount(self, d: int, s: Scope) -> str:
-        """A form of zero, one or several values in a context that wants one or passes any
-        number on, every value collected by call-with-values."""
-        form = self.pick(MV_FORMS).replace("{", "{{").replace("}", "}}")
-        return f"(call-with-values (lambda () {self.pick(MV_CONTEXTS).format(f=form)}) list)"
+@edge_family("falsy", slots=(30, 31), faults_now_and_then=True)
+def edge_falsy(g: G, d: int, s: Scope) -> str:
+    """A value Python takes for false, bound to a local or a parameter (where back ends
+    keep fast paths) or given as a literal, then tested by two to four test forms."""
+    value = g.pick(FALSY)
+    tests = [g.pick(TESTS) for _ in range(g.small(2, 4))]
+    how = g.pick(["let", "let", "lambda", "literal"])
+    if how == "literal":
+        return "(list " + " ".join(t.format(v=value) for t in tests) + ")"
+    v = g.fresh("c")
+    body = "(list " + " ".join(t.format(v=v) for t in tests) + ")"
+    if how == "let":
+        return f"(let (({v} {value})) {body})"
+    return f"((lambda ({v}) {body}) {value})"
 
-    def edge_improper(self, d: int, s: Scope) -> str:
-        return self.pick(IMPROPER)
+
+@edge_family("escaping", slots=(32, 33))
+def edge_escaping(g: G, d: int, s: Scope) -> str:
+    """A closure made in an inner scope and called after it is left, inside a procedure
+    whose parameter has the same name."""
+    body = g.pick(ESCAPING)
+    return f"((lambda (x) {body}) {g.pick(['4', '1/2', '-3'])})"
+
+
+@edge_family("retyped", slots=(34, 35), may_fault=True)
+def edge_retyped(g: G, d: int, s: Scope) -> str:
+    """A parameter or let variable bound to an integer, used once as one, then set! to a
+    value of another kind and used again."""
+    v = g.fresh("n")
+    uses = " ".join(g.pick(RETYPED_USES).format(v=v) for _ in range(g.small(1, 3)))
+    body = (f"(let ((before (+ {v} 1))) (set! {v} {g.pick(RETYPED)}) "
+            f"(list before {uses}))")
+    if g.chance(50):
+        return f"((lambda ({v}) {body}) {g.small(1, 9)})"
+    return f"(let (({v} {g.small(1, 9)})) {body})"
+
+
+@program_part("number_tokens", chance=8, unsafe_only=True, anywhere=True)
+def token_form(g: G, s: Scope) -> str:
+    """A top-level form quoting tokens at the edges of the number grammar: the program reads
+    them (as numbers or symbols) or is E100 at the first bad one."""
+    tokens = " ".join(g.pick(TOKENS) for _ in range(g.small(1, 3)))
+    g.tag("shape:number-tokens")
+    return f"(write '({tokens}))"
+
+
+@edge_family("absent", slots=(50,), may_fault=True)
+def edge_absent(g: G, d: int, s: Scope) -> str:
+    """A name Lispex leaves out, called, or error called another Scheme's way (a fault
+    family: edge_call catches it like the others)."""
+    return g.pick(ABSENT if g.chance(50) else ERROR_CALLS)
+
+
+@edge_family("callback", slots=(27,), may_fault=True)
+def edge_callback(g: G, d: int, s: Scope) -> str:
+    return g.pick(CALLBACK_FAULTS)
+
+
+@edge_family("novalue", slots=(28,))
+def edge_novalue(g: G, d: int, s: Scope) -> str:
+    return f"(call-with-values (lambda () {g.pick(NO_VALUE)}) list)"
+
+
+@edge_family("valuecount", slots=(36, 37), may_fault=True)
+def edge_valuecount(g: G, d: int, s: Scope) -> str:
+    """A form of zero, one or several values in a context that wants one or passes any
+    number on, every value collected by call-with-values."""
+    form = g.pick(MV_FORMS).replace("{", "{{").replace("}", "}}")
+    return f"(call-with-values (lambda () {g.pick(MV_CONTEXTS).format(f=form)}) list)"
+
+
+@edge_family("improper", slots=(29,), may_fault=True)
+def edge_improper(g: G, d: int, s: Scope) -> str:
+    return g.pick(IMPROPER)

@@ -11,10 +11,12 @@ def coverage_table(cov: Coverage, width: int = 96) -> str:
     for title, rows in cov.table():
         if not rows:
             continue
-        if title == "primitives":
+        if title in ("primitives", "producers"):
+            rows = sorted(rows, key=lambda r: (r[1], r[0]))
             never = [name for name, n in rows if n == 0]
             reached = sum(1 for _, n in rows if n)
-            lines.append(f"{title}: {reached} of {len(rows)} reached in the walked programs")
+            among = " in the walked programs" if title == "primitives" else ""
+            lines.append(f"{title}: {reached} of {len(rows)} reached{among}")
             if never:
                 lines.extend(_wrap("  never: ", never, width))
             rare = [f"{name} {n}" for name, n in rows if n][:12]

@@ -33,7 +33,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from .generate import Case, generate
-from .reduce import parse, render_node
+from .trees import parse, render_node
 
 # A form is kept unless its flag shrinks to 0: generated programs start (nearly) whole.
 KEEP = st.integers(0, 15).map(bool)

@@ -11,7 +11,8 @@ from seeded_products import seeded_config
 from court.catalog import load_config, resolve
 from court.cli import main
 from court.fuzz.campaign import Campaign
-from court.fuzz.generate import Case
+from court.catalog import load_config, resolve
+from court.fuzz.case import Case
 from court.session import CourtSession
 from court.workers.limits import Limits
 from implementations import registry
@@ -108,7 +109,7 @@ def test_members_out_of_budget_beside_limited_ones_are_not_infrastructure():
 def test_mutants_run_under_their_own_transition_cap_on_every_member():
     """A corpus mutant whose loop bound was mutated runs to the limit: it gets a smaller budget
     than generated programs, the same on every member, and the session's limits come back."""
-    from court.fuzz.generate import Case
+    from court.fuzz.case import Case
     from court.fuzz.mutate import MUTANT_LIMITS
 
     cap = dict(MUTANT_LIMITS)["machine-transition"]
@@ -131,7 +132,7 @@ def test_mutants_run_under_their_own_transition_cap_on_every_member():
 
 
 def test_a_campaign_under_a_smaller_budget_keeps_it_for_mutants():
-    from court.fuzz.generate import Case
+    from court.fuzz.case import Case
     from court.fuzz.mutate import MUTANT_LIMITS
 
     res = resolve(load_config(None), "tree-rust")

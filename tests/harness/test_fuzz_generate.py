@@ -11,13 +11,21 @@ from collections import Counter
 import pytest
 from fuzz_support import ROOT, assert_agree, observe
 
+from court.fuzz import transforms
 from court.fuzz import values as V
 from court.fuzz.campaign import ProgramSource, fingerprint
+from court.fuzz.case import Case
+from court.fuzz.context import Context, Scope, Steering
+from court.fuzz.control import fault, fault_sampler, p_callcc, p_handler_compose
+from court.fuzz.edges import edge_fresh, edge_sampler
 from court.fuzz.feedback import Coverage, core_ir_census
-from court.fuzz.generate import FEATURES, Case, Gen, Scope, Steering, generate
+from court.fuzz.forms import p_prim
+from court.fuzz.generate import FEATURES, generate, program
 from court.fuzz.mutate import Mutator, expression_paths
-from court.fuzz.recursion import TAIL_STEPS
+from court.fuzz.pitfalls import edge_numtext
+from court.fuzz.recursion import TAIL_STEPS, shape_deep, tail_helper_loop
 from court.fuzz.reduce import parse
+from court.fuzz.shapes import diagnostic, through_global
 from court.verdict import judge
 
 
@@ -25,8 +33,8 @@ def forced(feature: str, seed: int, n: int, safe: bool = True):
     rng = random.Random(f"{feature}:{seed}")
     for _ in range(n):
         features = {f for f in FEATURES if rng.randrange(100) < 30} | {feature}
-        gen = Gen(rng, features, safe)
-        source, input_text = gen.program()
+        gen = Context(rng, features, safe)
+        source, input_text = program(gen)
         yield source, input_text, gen.tags
 
 
@@ -101,8 +109,8 @@ def test_the_shapes_for_seeded_bugs_give_programs_the_court_agrees_on(shape):
     rng = random.Random(shape)
     found = 0
     for _ in range(30000):  # generation alone is cheap; the deep shapes are rare by design
-        gen = Gen(rng, set(FEATURES), rng.random() < 0.5)
-        source, input_text = gen.program()
+        gen = Context(rng, set(FEATURES), rng.random() < 0.5)
+        source, input_text = program(gen)
         if shape in gen.tags:
             assert_agree(source, input_text)
             found += 1
@@ -117,8 +125,8 @@ def test_the_deepest_recursion_that_fits_is_reached_at_every_arity():
     deepest depth the limit allows: the members agree, and none reaches the limit."""
     rng = random.Random("deep-sweep")
     for _ in range(500):
-        gen = Gen(rng, set(FEATURES), True)
-        forms = gen.shape_deep(Scope())
+        gen = Context(rng, set(FEATURES), True)
+        forms = shape_deep(gen, Scope())
         if "shape:deep-arity-sweep" in gen.tags:
             break
     else:
@@ -136,8 +144,8 @@ def test_a_tail_loop_making_a_helper_call_each_iteration_finishes_in_every_form(
     rng = random.Random("tail-helper")
     hows: dict[str, list[str]] = {}
     for _ in range(400):
-        gen = Gen(rng, set(FEATURES), True)
-        forms = gen.tail_helper_loop("loop", "n")
+        gen = Context(rng, set(FEATURES), True)
+        forms = tail_helper_loop(gen, "loop", "n")
         how = next(t for t in gen.tags if t.startswith("shape:tail-helper-by-"))
         hows.setdefault(how, forms)
     assert len(hows) == 12, sorted(hows)
@@ -152,9 +160,9 @@ def test_broken_programs_agree_and_are_mostly_reader_diagnostics():
     rng = random.Random("broken")
     statuses = []
     for _ in range(40):
-        gen = Gen(rng, set(FEATURES), False)
-        source, input_text = gen.program()
-        obs = assert_agree(gen.broken(source), input_text)
+        gen = Context(rng, set(FEATURES), False)
+        source, input_text = program(gen)
+        obs = assert_agree(transforms.broken(gen, source), input_text)
         statuses.append(obs["tree"]["semantic"]["status"])
     assert statuses.count("source-error") > len(statuses) // 2, statuses
 
@@ -165,9 +173,9 @@ def test_misnamed_programs_agree_and_a_forbidden_name_is_refused_anywhere():
     rng = random.Random("misnamed")
     codes = []
     for _ in range(30):
-        gen = Gen(rng, set(FEATURES), False)
-        source, input_text = gen.program()
-        misnamed = gen.misnamed(source)
+        gen = Context(rng, set(FEATURES), False)
+        source, input_text = program(gen)
+        misnamed = transforms.misnamed(gen, source)
         assert misnamed != source and "shape:misnamed" in gen.tags
         sem = assert_agree(misnamed, input_text)["tree"]["semantic"]
         codes += [d["code"] for d in sem["diagnostics"]]
@@ -183,9 +191,9 @@ def transformed_codes(transform: str, n: int) -> list[str]:
     rng = random.Random(transform)
     codes = []
     for _ in range(n):
-        gen = Gen(rng, set(FEATURES), False)
-        source, input_text = gen.program()
-        changed = getattr(gen, transform)(source)
+        gen = Context(rng, set(FEATURES), False)
+        source, input_text = program(gen)
+        changed = getattr(transforms, transform)(gen, source)
         if changed == source:  # nothing for the transform to change
             continue
         assert f"shape:{transform}" in gen.tags
@@ -213,12 +221,12 @@ def test_a_parameter_written_twice_is_refused_at_the_second():
 
 
 def test_a_fault_through_a_global_procedure_is_made_there():
-    gen = Gen(random.Random("global"), set(FEATURES), False)
-    text = gen.through_global("E312", "(+ #t 1)", "bad")
+    gen = Context(random.Random("global"), set(FEATURES), False)
+    text = through_global(gen, "E312", "(+ #t 1)", "bad")
     assert text.startswith("(define (bad p") and "(+ p" in text
     sem = assert_agree(text + "\n", None)["tree"]["semantic"]
     assert sem["diagnostics"][0]["code"] in ("E312", "E302")
-    five = gen.through_global("E301", "(5 3)", "five")
+    five = through_global(gen, "E301", "(5 3)", "five")
     assert assert_agree(five + "\n", None)["tree"]["semantic"]["diagnostics"][0]["code"] == "E301"
 
 
@@ -230,16 +238,14 @@ def test_multi_line_strings_and_the_new_faults_agree():
 
 def test_any_typed_calls_draw_primitives_returning_any():
     rng = random.Random("any")
-    gen = Gen(rng, set(FEATURES), True)
+    gen = Context(rng, set(FEATURES), True)
     for _ in range(2000):
-        gen.p_prim(1, gen_scope(), "any")
+        p_prim(gen, 1, gen_scope(), "any")
     names = {t[5:] for t in gen.tags if t.startswith("prim:")}
     assert {"car", "member", "vector-ref", "list-ref", "assoc"} <= names
 
 
 def gen_scope():
-    from court.fuzz.generate import Scope
-
     return Scope()
 
 
@@ -283,8 +289,8 @@ def test_handler_compositions_agree_and_answer():
     rng = random.Random("compose")
     seen: set[str] = set()
     for _ in range(60):
-        gen = Gen(rng, {"handlers", "errors", "callcc", "dynwind"}, True)
-        assert_agree(gen.p_handler_compose(2, gen_scope(), "any") + "\n", None)
+        gen = Context(rng, {"handlers", "errors", "callcc", "dynwind"}, True)
+        assert_agree(p_handler_compose(gen, 2, gen_scope(), "any") + "\n", None)
         seen |= {t for t in gen.tags if t.startswith("shape:compose-")}
     assert len(seen) == 6, seen
 
@@ -340,8 +346,6 @@ def test_the_program_stream_is_reproducible_and_has_no_duplicates():
 
 def test_duplicates_are_skipped_and_counted(monkeypatch):
     from court.fuzz import campaign
-    from court.fuzz.generate import Case
-
     programs = iter(["(+ 1 2)\n", "(+ 1 2)\n", "(+ 1 3)\n", "(+ 1 2)\n", "(+ 1 4)\n"])
     monkeypatch.setattr(campaign, "generate",
                         lambda rng, **kw: Case(next(programs), None, (), True))
@@ -373,7 +377,7 @@ def test_the_fault_tables_entries_are_drawn_toward_the_least_drawn():
     rng = random.Random("entries")
     drawn = Counter()
     for _ in range(3 * len(pool)):
-        gen = Gen(rng, set(), False, cov.steering())
+        gen = Context(rng, set(), False, cov.steering())
         gen.fault_entry("E312", pool)
         cov.add_program(Case("1\n", None, (), False, tags=tuple(gen.tags)), census=False)
         drawn.update(t for t in gen.tags if t.startswith("entry:"))
@@ -393,21 +397,21 @@ def test_the_fault_sampler_leaves_out_dear_entries_and_catches_inside_top_level_
     rng = random.Random("sampler")
     sampled, planted = Counter(), Counter()
     for _ in range(1500):
-        gen = Gen(rng, set(), False)
-        text = gen.fault_sampler()
+        gen = Context(rng, set(), False)
+        text = fault_sampler(gen, Scope())
         assert not any(e in text for e in left_out), text
         head = text[:text.index("(write (list ")]
         assert all(line.startswith("(define ") and "(guard (" in line
                    for line in head.splitlines()), text
         sampled.update(t for t in gen.tags if t.startswith("entry:"))
-        gen = Gen(rng, set(), False)
-        gen.fault(Scope())
+        gen = Context(rng, set(), False)
+        fault(gen, Scope())
         planted.update(t for t in gen.tags if t.startswith("entry:"))
     dear = {f"entry:E311:{i}" for i, e in enumerate(V.RUNTIME_FAULTS["E311"])
             if e in V.DEAR_FAULTS}
     assert not dear & set(sampled) and dear & set(planted)
     assert len(sampled) >= 0.9 * (sum(map(len, V.RUNTIME_FAULTS.values())) - len(V.DEAR_FAULTS))
-    programs = [Gen(random.Random(f"top:{i}"), set(), True).fault_sampler() for i in range(400)]
+    programs = [fault_sampler(Context(random.Random(f"top:{i}"), set(), True), Scope()) for i in range(400)]
     top = [p for p in programs if "(define self-" in p]
     assert top and all(assert_agree(p + "\n", None) for p in top[:6])
 
@@ -421,8 +425,8 @@ def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree()
     rng = random.Random("nineteen")
     outer = 0
     for _ in range(200):
-        gen = Gen(rng, {"callcc", "errors"}, True)
-        text = gen.p_callcc(2, gen_scope(), "any")
+        gen = Context(rng, {"callcc", "errors"}, True)
+        text = p_callcc(gen, 2, gen_scope(), "any")
         if "shape:callcc-outer" in gen.tags:
             outer += 1
             if outer <= 8:
@@ -430,16 +434,16 @@ def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree()
     assert outer >= 20
     tails = [c for c in CYCLES if "(cdr {v})" in c]
     assert tails
-    gen = Gen(rng, set(), True)
+    gen = Context(rng, set(), True)
     for cycle in tails:
         obs = assert_agree(cycle.format(v="v", w="w", a="1", b="2", use="(begin (write v) v)")
                            + "\n", None)
         assert " . #0=(" in obs["tree"]["semantic"]["stdout"]
-    texts = {gen.edge_numtext(2, gen_scope()) for _ in range(120)}
+    texts = {edge_numtext(gen, 2, gen_scope()) for _ in range(120)}
     several = [t for t in texts if t.startswith("(map string->number")]
     assert several and assert_agree("\n".join(sorted(several)[:10]) + "\n", None)
-    deepest = [Gen(random.Random(f"deep:{i}"), set(), True) for i in range(300)]
-    forms = [g.shape_deep(Scope()) for g in deepest]
+    deepest = [Context(random.Random(f"deep:{i}"), set(), True) for i in range(300)]
+    forms = [shape_deep(g, Scope()) for g in deepest]
     assert any("shape:deep-through" in g.tags and "9999" in f[-1] for g, f in zip(deepest, forms, strict=True))
     rotating = [f for g, f in zip(deepest, forms, strict=True)
                 if "shape:deep-rotate" in g.tags and "9999" in f[-1]]
@@ -450,7 +454,7 @@ def test_outer_escapes_labelled_tails_number_texts_and_later_definitions_agree()
     program = "\n".join(["(later-proc 4)", *V.later_definitions(["(later-proc 4)"])]) + "\n"
     obs = assert_agree(program, None)
     assert obs["vm"]["semantic"]["diagnostics"][0]["code"] == "E300"
-    samplers = [Gen(random.Random(f"later:{i}"), set(), True).fault_sampler() for i in range(2000)]
+    samplers = [fault_sampler(Context(random.Random(f"later:{i}"), set(), True), Scope()) for i in range(2000)]
     later = [p for p in samplers if "(define (later-proc x)" in p]
     assert later and all(p.index("(write (list ") < p.index("(define (later-proc") for p in later)
     obs = assert_agree(later[0] + "\n(write (later-proc 1))\n", None)
@@ -463,8 +467,8 @@ def test_a_fault_caught_kept_and_raised_again_is_reported_where_it_happened():
     rng = random.Random("reraise")
     checked = 0
     while checked < 6:
-        gen = Gen(rng, set(), False)
-        text = gen.diagnostic(Scope())
+        gen = Context(rng, set(), False)
+        text = diagnostic(gen, Scope())
         if "shape:diag-reraise" not in gen.tags or "(raise kept" not in text:
             continue
         code = next(t for t in gen.tags if t.startswith("fault:"))[len("fault:"):]
@@ -483,8 +487,8 @@ def test_several_copiers_of_one_base_agree():
     rng = random.Random("copiers")
     several = []
     while len(several) < 8:
-        gen = Gen(rng, set(), True)
-        text = gen.edge_fresh(2, Scope())
+        gen = Context(rng, set(), True)
+        text = edge_fresh(gen, 2, Scope())
         if "(list (let ((y" in text:
             several.append(text)
     obs = assert_agree("".join(f"(write {t})\n" for t in several), None)
@@ -509,8 +513,8 @@ def test_the_edge_sampler_catches_every_fault_leaves_out_allocations_and_agrees(
     families: Counter = Counter()
     texts = []
     for i in range(600):
-        gen = Gen(rng, set(), i % 2 == 0)
-        text = gen.edge_sampler(Scope())
+        gen = Context(rng, set(), i % 2 == 0)
+        text = edge_sampler(gen, Scope())
         assert "edge:allocation" not in gen.tags, text
         assert not re.search(r"\(make-\w+ (9999999|10000000)", text), text
         assert not gen.sampling

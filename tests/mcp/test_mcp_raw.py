@@ -27,7 +27,7 @@ def assert_error(reply: dict, code: int, rid=None) -> dict:
     assert "result" not in reply, reply
     assert reply["error"]["code"] == code, reply
     if rid is None:
-        assert "id" not in reply  # the MCP schema allows omitting it, never null
+        assert "id" in reply and reply["id"] is None  # JSON-RPC 2.0: null when unreadable
     else:
         assert reply["id"] == rid and type(reply["id"]) is type(rid)
     return reply["error"]
