@@ -25,7 +25,7 @@ import psutil
 import pytest
 from fault_support import MARK, ROOT, live_marked
 
-from court import reaper
+from court.workers import reaper
 
 # The court's peak resident memory while a member floods it. Before the caps the endless reply
 # line took the court past 5 GiB and the endless one-shot output past 1.6 GiB; capped, both stay

@@ -11,7 +11,6 @@ from seeded_products import seeded_config
 from court.catalog import load_config, resolve
 from court.cli import main
 from court.fuzz.campaign import Campaign
-from court.catalog import load_config, resolve
 from court.fuzz.case import Case
 from court.session import CourtSession
 from court.workers.limits import Limits
