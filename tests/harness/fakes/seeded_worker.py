@@ -1,6 +1,6 @@
 """A test-only `lispex.court-worker/v1` product: the tree interpreter with one seeded bug.
 
-    python seeded_worker.py --bug quotient|minus-negative|list-tail|float-exponent|dynamic-wind|
+    python seeded_worker.py --bug quotient|minus-negative|list-three|list-tail|float-exponent|dynamic-wind|
                                   input-strings|none
 
 The fuzzer's tests declare it in a temporary court.toml and must find the bug.
@@ -97,7 +97,18 @@ def seed_minus_negative():
     replace("-", minus)
 
 
-BUGS = {"quotient": seed_quotient, "minus-negative": seed_minus_negative, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
+def seed_list_three():
+    real = primitives()["list"].fn
+
+    def make_list(*args):
+        if len(args) == 3:
+            args = args[::-1]  # the bug: a list of exactly three is built back to front
+        return real(*args)
+    replace("list", make_list)
+
+
+BUGS = {"quotient": seed_quotient, "minus-negative": seed_minus_negative,
+        "list-three": seed_list_three, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
         "float-exponent": seed_float_exponent, "dynamic-wind": seed_dynamic_wind,
         "none": lambda: None}
 
