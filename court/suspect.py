@@ -45,6 +45,19 @@ def guess(factions: list[list[str]], lineages: dict[str, str] | None = None,
         return _within_lineage(majority, minority, ours & theirs, lineage, n)
     by_lineage = {lin: sorted(m for m in members if lineage(m) == lin)
                   for lin in sorted(ours | theirs)}
+    answered_witnesses = set(members) & set(witnesses)
+    for side, other in ((majority, minority), (minority, majority)):
+        if len(answered_witnesses) > 1 and set(side) == answered_witnesses:
+            # Witnesses that agree with each other are independent readings of what the
+            # built-ins share (the language reference): against all of them, the built-ins are
+            # the odd ones, whatever the count of lineages.
+            mine = sorted({lineage(m) for m in other})
+            return {"member": other[0] if len(other) == 1 else None,
+                    "members": sorted(other), "certain": False, "odd": "built-ins",
+                    "lineages": mine,
+                    "basis": f"the built-ins ({', '.join(sorted(other))}; lineage(s) "
+                             f"{', '.join(mine)}) stand against every witness that answered "
+                             f"({', '.join(side)}){on}: a kernel suspect"}
     if len(ours) == len(theirs):
         return _withheld(majority, minority, ours, theirs, by_lineage, on)
     if len(ours) < len(theirs):
@@ -54,14 +67,7 @@ def guess(factions: list[list[str]], lineages: dict[str, str] | None = None,
     out: dict[str, Any] = {"member": minority[0] if len(minority) == 1 else None,
                            "members": sorted(minority), "certain": False,
                            "lineages": sorted(theirs), "basis": basis}
-    answered_witnesses = set(members) & set(witnesses)
-    if answered_witnesses and not set(minority) & answered_witnesses and \
-            set(majority) == answered_witnesses:
-        out["odd"] = "built-ins"
-        out["basis"] = (f"the built-ins ({', '.join(sorted(minority))}; lineage(s) "
-                        f"{', '.join(sorted(theirs))}) stand against every witness that "
-                        f"answered ({', '.join(majority)}){on}: a kernel suspect")
-    elif len(minority) == 1 and minority[0] in witnesses:
+    if len(minority) == 1 and minority[0] in witnesses:
         out["odd"] = "witness"
         out["candidate_known_difference"] = True
         out["basis"] = (f"the witness {minority[0]} stands alone against {len(ours)} "
