@@ -120,7 +120,7 @@ def test_tree_and_vm_agree(forms: list[str]) -> None:
     tree = evaluate(source, TREE)
     vm = evaluate(source, VM)
     assert normative(vm) == normative(tree), source.decode()
-    if tree.status == "ok" and b"guard" not in source and b"handler" not in source:
-        # Without a caught fault the VM's weights reproduce the tree's machine-transition
-        # count exactly (a fault inside a fused instruction has paid for all of it).
-        assert vm.usage == tree.usage, source.decode()
+    # The VM's weights reproduce the tree's machine-transition count exactly, after faults,
+    # handlers and escapes too, and it vouches for its count.
+    assert vm.usage == tree.usage, source.decode()
+    assert vm.meter_exact and tree.meter_exact, source.decode()
