@@ -18,11 +18,16 @@ that stays symbolic across an instruction leaves its weight with that instructio
 never lags behind the canonical one, where a fault, an escape or a limit would strand it.
 
 Each executable instruction keeps its *ledger* (``Linker.ledgers``, by the instruction's id): the
-canonical weights it pays, in canonical order, each with the span of the point where it can fault
-(a variable read, a one-value check, an inline primitive call; spans are copied per point so
-each is its own object). The machine pays an instruction's weight before running it; when the
-instruction faults part way, the ledger says what the canonical code had paid by then
-(:meth:`Machine.unreached`), so the count stays exact after a fault too.
+canonical instructions it stands for, in canonical order, each as ``(weight, point, action)``:
+the span of the point where it can fault (a variable read, a one-value check, an inline primitive
+call; spans are copied per point so each is its own object) and what it does (``push``,
+``local``, ``global``, ``closure``, ``real`` for a value the machine stack holds, ``check`` of
+the value below, ``check-top`` of the machine stack, ``call`` of an inline primitive, ``pop``,
+``own`` for the instruction's own step). The machine pays an instruction's weight before running
+it; when the instruction faults part way, the ledger says what the canonical code had paid by
+then (:meth:`Machine.unreached`), and when its weight passes the transition limit the ledger is
+run one canonical step at a time up to the unit that passes it (:mod:`.stepwise`), so the count
+and the point where a run stops are the tree interpreter's.
 """
 
 from __future__ import annotations
@@ -59,8 +64,9 @@ class Item:
         self.real = real
         self.check = None  # a real item's pending E320 check (its span)
         self.w = w
-        # (weight, fault point) in canonical order; the weights sum to w
-        self.led = led if led is not None else ([(w, None)] if w else [])
+        # (weight, fault point, action) in canonical order; the weights sum to w
+        self.led = led if led is not None else [(w, None, ("real",) if real else
+                                                 ("push", node[1]))]
 
     def copy(self) -> Item:
         it = Item(self.node, self.w, self.real, list(self.led))
@@ -114,7 +120,7 @@ class CodeLinker:
         self.lk.ledgers[id(ins)] = led
 
     def emit(self, op: int, w: int, *operands: Any, led: list | tuple = (),
-             key: Any = None) -> list:
+             key: Any = None, act: tuple | None = None) -> list:
         """Emit ``op`` paying its own weight ``w`` (its fault point ``key``) after the operand
         ledger ``led``, and whatever earlier instructions left to pay before both."""
         pre: list = []
@@ -127,9 +133,9 @@ class CodeLinker:
             else:
                 self.append([REQ1, rw, span], rled)
         ledger = pre + self.carry + list(led)
-        if w or key is not None:
-            ledger.append((w, key))
-        ins = [op, sum(x for x, _ in ledger), *operands]
+        if w or key is not None or act is not None:
+            ledger.append((w, key, act or ("own",)))
+        ins = [op, sum(e[0] for e in ledger), *operands]
         self.carry = []
         self.append(ins, ledger)
         return ins
@@ -146,7 +152,7 @@ class CodeLinker:
             self.emit(PUSHL, 0, d, i + 1, checked, name, span, led=it.led)
         else:
             self.emit(PUSHE, 0, self.ev(node), led=it.led)
-        it.real, it.node, it.w, it.led = True, None, 0, []
+        it.real, it.node, it.w, it.led = True, None, 0, [(0, None, ("real",))]
 
     def normalize(self, keep: int = 0) -> None:
         """Make everything below the top ``keep`` items safe to leave behind: pending checks
@@ -165,9 +171,12 @@ class CodeLinker:
     def need_check(self, it: Item) -> None:
         """The check is made by the next instruction emitted (a call makes it itself)."""
         self.flush_check()
-        self.req = (it.check, it.w, self.carry + it.led)
+        # The check is of the machine stack's top now; the value stays where it is.
+        checks = [(w, at, ("check-top", act[1]) if act[0] == "check" else act)
+                  for w, at, act in it.led if act[0] != "real"]
+        self.req = (it.check, it.w, self.carry + checks)
         self.carry = []
-        it.check, it.w, it.led = None, 0, []
+        it.check, it.w, it.led = None, 0, [e for e in it.led if e[2][0] == "real"]
 
     def flush_check(self) -> None:
         if self.req is not None:
@@ -190,7 +199,7 @@ class CodeLinker:
         self.normalize(k)
         items = self.state[len(self.state) - k:]
         del self.state[len(self.state) - k:]
-        return items, [x for it in items for x in it.led]
+        return items, [e for it in items for e in it.led]
 
     def spec(self, items: list[Item]) -> tuple[tuple, int]:
         parts = tuple((0, it.check) if it.real else (1, self.ev(it.node)) for it in items)
@@ -245,8 +254,8 @@ class CodeLinker:
     def op_load_lexical(self, ins, w, span, labels) -> None:
         _, d, i, checked, name = ins
         span = point(span)
-        self.state.append(Item(("local", d, i, checked, name, span), w,
-                               led=[(w, span if checked else None)]))
+        node = ("local", d, i, checked, name, span)
+        self.state.append(Item(node, w, led=[(w, span if checked else None, node)]))
 
     def op_load_global(self, ins, w, span, labels) -> None:
         slot, name = ins[1], ins[2]
@@ -254,19 +263,21 @@ class CodeLinker:
             self.state.append(Item(("const", self.lk.prims[name]), w))
         else:
             span = point(span)
-            self.state.append(Item(("global", slot, name, span), w, led=[(w, span)]))
+            node = ("global", slot, name, span)
+            self.state.append(Item(node, w, led=[(w, span, node)]))
 
     def op_load_primitive(self, ins, w, span, labels) -> None:
         self.state.append(Item(("const", self.lk.prims[ins[1]]), w))
 
     def op_make_closure(self, ins, w, span, labels) -> None:
-        self.state.append(Item(("closure", ins[1]), w))
+        node = ("closure", ins[1])
+        self.state.append(Item(node, w, led=[(w, None, node)]))
 
     def op_require_one(self, ins, w, span, labels) -> None:
         it = self.state[-1]
         span = point(span)
         it.w += w
-        it.led = it.led + [(w, span)]
+        it.led = it.led + [(w, span, ("check", span))]
         if it.real:
             it.check = span
         else:
@@ -279,7 +290,7 @@ class CodeLinker:
         if it.real:
             self.emit(DISCARD, w, led=led)
         elif it.deferrable:
-            self.carry += led + ([(w, None)] if w else [])
+            self.carry += led + [(w, None, ("pop",))]
         else:
             self.emit(DISCARDE, w, self.ev(it.node), led=led)
 
@@ -380,9 +391,9 @@ class CodeLinker:
                     max((tree_depth(it.node) for it in items[1:]), default=0) < MAX_TREE_DEPTH:
                 # Building a tree evaluates nothing yet: what lies below stays as it is.
                 del self.state[len(self.state) - n - 1:]
-                led = [x for it in items for x in it.led] + [(w, span)]
+                led = [e for it in items for e in it.led] + [(w, span, ("call", fn, n, span))]
                 tree = Item(("call", fn, tuple(it.node for it in items[1:]), span),
-                            sum(x for x, _ in led), led=led)
+                            sum(e[0] for e in led), led=led)
                 if tail:
                     self.emit(RETE, 0, self.ev(tree.node), led=tree.led)
                 else:
@@ -398,7 +409,7 @@ class CodeLinker:
                 else:
                     nodes.append(it.node)
             f = self.lk.gen.function(("call", fn, tuple(nodes), span), nstack)
-            self.emit(PRIMF, w, f, nstack, tail, led=led, key=span)
+            self.emit(PRIMF, w, f, nstack, tail, led=led, key=span, act=("call", fn, n, span))
             if not tail:
                 self.state.append(Item(None, 0, real=True))
             return

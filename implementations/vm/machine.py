@@ -57,6 +57,7 @@ from .link import (
     Linker,
 )
 from .objects import Closure
+from .stepwise import run_to_limit
 from .treegen import UNBOUND, UNINIT, mv_error
 
 
@@ -90,6 +91,7 @@ class Machine(Control):
         linker = Linker(compiled, prims, gv, self.st, ctx)
         self.forms = linker.link()
         self.ledgers = linker.ledgers
+        self.lams = linker.lams
         self.form_spans = [compiled.codes[i].span for i in compiled.forms]
         self.steps = 0
         self.step_limit = meter.remaining(MACHINE)
@@ -106,7 +108,7 @@ class Machine(Control):
         led = self.ledgers.get(id(ins)) if ins is not None and span is not None else None
         if led:
             paid = 0
-            for w, at in led:
+            for w, at, _ in led:
                 paid += w
                 if at is span:
                     return ins[1] - paid
@@ -162,7 +164,8 @@ class Machine(Control):
                         pc += 1
                         steps += ins[1]
                         if steps > slimit:
-                            raise self.exhausted()
+                            self.steps = steps
+                            run_to_limit(self, ins, env, slimit - steps + ins[1])
                         op = ins[0]
                         if op == CALLG:
                             _, _, slot, name, gspan, evs, n, span, tail, chk = ins
@@ -389,8 +392,12 @@ class Machine(Control):
                     self.steps = steps = max(steps, self.steps) - self.unreached(ins, span)
                     fault = (error_object(err, span), span)
                     gfn = None
-        except ResourceExhausted:
-            self.meter.exact = False  # within one fused instruction of where the tree stops
+        except ResourceExhausted as x:
+            if x.code != "machine-transition-limit":
+                # the output limit (in a primitive) or the recursion limit (at a call) stops the
+                # instruction where the canonical code stops paying
+                steps = max(steps, self.steps) - self.unreached(ins, st.site)
+                self.steps = steps
             raise
         finally:
             # A slow path that ended the run (an uncaught raise, a limit) counted its own
