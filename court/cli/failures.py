@@ -127,6 +127,15 @@ def case_lines(c: dict[str, Any], width: int) -> list[Text]:
         if len(factions) > 1:
             lines.append(fit_text(Text("factions: " + " | ".join(", ".join(f)
                                                                   for f in factions)), width))
+        for split in c.get("model_splits") or []:
+            lines.append(fit_text(Text(f"inside meter model {split['meter_model']}: "
+                                       + " | ".join(", ".join(g) for g in split["groups"])),
+                                  width))
+        suspect = c.get("suspect") or {}
+        if suspect.get("withheld") or suspect.get("members"):
+            who = "no guess" if suspect.get("withheld") else \
+                f"guess (not certain): {', '.join(suspect['members'])}"
+            lines.append(fit_text(Text(f"{who}: {suspect['basis']}"), width))
     lines += _expectation_lines(c, width)
     if not lines:
         lines += [fit_text(Text(r), width) for r in c.get("reasons") or [c["outcome"]]]
