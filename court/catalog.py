@@ -263,6 +263,11 @@ class Resolution:
     def meter_models(self) -> dict[str, str | None]:
         return {m: p.meter_model for m, p in self.products.items()}
 
+    def witnesses(self) -> set[str]:
+        """The members that are witnesses: products that carry a file of known differences
+        from Lispex (another language mapped onto it). The others are built-ins."""
+        return {m for m, p in self.products.items() if p.known_differences is not None}
+
     def lineages(self) -> dict[str, str]:
         """Each member's lineage (a member with no manifest is its own)."""
         return {m: self.products[m].lineage if m in self.products else m for m in self.members}

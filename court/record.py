@@ -15,8 +15,8 @@ def unavailable_result(res: Any) -> dict[str, Any]:
     return {"schema": RESULT_SCHEMA, "court": res.court, "status": "unavailable",
             "verdict": None, "observations": {}, "factions": [], "divergence": None,
             "missing_prerequisites": res.missing, "attempted_routes": res.attempted_routes,
-            "faults": [], "core_ir_id": None, "bytecode_id": None, "bytecode_ids": {},
-            "lineages": {}}
+            "faults": [], "core_ir_id": None, "core_ir_ids": {}, "bytecode_id": None,
+            "bytecode_ids": {}, "lineages": {}}
 
 
 def result_json(court: str, case: Any, faults: list,
@@ -28,6 +28,7 @@ def result_json(court: str, case: Any, faults: list,
                             for m, o in case.observations.items()},
            "factions": v.factions, "divergence": v.divergence, "missing_prerequisites": [],
            "attempted_routes": [], "faults": faults, "core_ir_id": case.core_ir_id(),
+           "core_ir_ids": case.core_ir_ids(),
            "bytecode_id": case.bytecode_id(), "bytecode_ids": case.bytecode_ids(),
            "details": v.to_json(), "wall_seconds": case.wall_seconds,
            "lineages": dict(lineages or {})}
@@ -35,6 +36,8 @@ def result_json(court: str, case: Any, faults: list,
         out["reasons"] = v.reasons
     if v.suspect:
         out["suspect"] = v.suspect
+    if v.model_splits:
+        out["model_splits"] = v.model_splits
     if v.evidence:
         out["evidence"] = v.evidence
     return out

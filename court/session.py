@@ -69,6 +69,15 @@ class CaseResult:
         ids.discard(None)
         return ids.pop() if len(ids) == 1 else None
 
+    def core_ir_ids(self) -> dict[str, str]:
+        """Each member's Core IR id, for the members that report one."""
+        out = {}
+        for m, o in self.observations.items():
+            cid = (o.get("products") or {}).get("core_ir_id")
+            if cid:
+                out[m] = cid
+        return out
+
     def bytecode_ids(self) -> dict[str, str]:
         """Each member's compiled-code id, for the members that compile (vm, topaz-vm)."""
         out = {}
@@ -252,7 +261,8 @@ class CourtSession:
                 worker.limits = saved_worker  # type: ignore[assignment]
 
     def judge(self, observations: dict[str, dict[str, Any]]) -> Verdict:
-        return judge(observations, self.resolution.meter_models(), self.resolution.lineages())
+        return judge(observations, self.resolution.meter_models(), self.resolution.lineages(),
+                     self.resolution.witnesses())
 
     def _rerun_timeouts(self, observations: dict[str, dict[str, Any]], source: bytes,
                         input_text: str | None, filename: str) -> None:

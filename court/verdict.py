@@ -17,6 +17,13 @@ The verdict kinds, most serious first:
 - ``agree``.
 
 The first three are findings (``FINDING_KINDS``): `court run` fails on them, `court fuzz` keeps them.
+
+Factions group members by the semantic axes, which every member shares. The model axes are shared
+only inside a meter model, so a split there is shown inside the model (``model_splits``), never as
+factions of its own: a member that agrees with the others on every axis it shares with them is in
+their faction. The Core IR id (``core_ir``) is compared between members of different lineages,
+after the semantic axes: front ends that read one program differently is a disagreement of its
+own, never one that hides a semantic difference. The suspect guess is court/suspect.py's.
 """
 
 from __future__ import annotations
@@ -25,12 +32,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .suspect import guess
+
 # In the order a divergence is reported: the first axis on which members differ. The last two
 # (MODEL_AXES) are compared only between members of the same meter model.
 AXES = ("status", "exit_status", "stdout", "values", "transcript", "warnings",
         "diagnostic_code", "diagnostic_phase", "diagnostic_span", "resource_outcome", "meters")
 MODEL_AXES = ("resource_outcome", "meters")
 SEMANTIC_AXES = tuple(a for a in AXES if a not in MODEL_AXES)
+# Compared between members of different lineages that report it, after the semantic axes.
+CORE_IR_AXIS = "core_ir"
 
 KINDS = ("agree", "disagree", "member-fault", "one-sided-limit", "not-comparable")
 FINDING_KINDS = ("disagree", "one-sided-limit", "member-fault")
@@ -130,16 +141,31 @@ class Verdict:
     # For one-sided-limit and member-fault: which member, what limit or fault, the others' figures
     # and what a re-run showed.
     evidence: dict[str, Any] | None = None
+    # Splits inside a meter model among members of one faction: model, first axis, groups.
+    model_splits: list[dict[str, Any]] = field(default_factory=list)
+    # Each member's Core IR id, and the groups of equal ids where lineages differ on it.
+    core_ir_ids: dict[str, str] = field(default_factory=dict)
+    core_ir_groups: list[list[str]] = field(default_factory=list)
 
     @property
     def finding(self) -> bool:
         return self.kind in FINDING_KINDS
 
+    @property
+    def candidate_known_difference(self) -> str | None:
+        """The witness that stands alone against every other lineage, if one does: the case is
+        a candidate for its known-differences file, not a finding of a Lispex bug."""
+        if self.kind == "disagree" and self.suspect and \
+                self.suspect.get("candidate_known_difference"):
+            return self.suspect["member"]
+        return None
+
     def signature(self) -> tuple:
         """What identifies this divergence across runs: kind, axis, codes per faction."""
         if self.kind == "disagree" and self.divergence:
             return (self.kind, self.divergence["axis"],
-                    json.dumps(self.divergence["values"], sort_keys=True))
+                    json.dumps(self.divergence["values"], sort_keys=True),
+                    json.dumps(self.model_splits, sort_keys=True))
         if self.kind == "one-sided-limit" and self.evidence:
             return (self.kind, json.dumps([[e["member"], e["limit"]]
                                            for e in self.evidence["limited"]]))
@@ -157,6 +183,10 @@ class Verdict:
             out["reasons"] = self.reasons
         if self.suspect:
             out["suspect"] = self.suspect
+        if self.model_splits:
+            out["model_splits"] = self.model_splits
+        if self.core_ir_groups:
+            out["core_ir_groups"] = self.core_ir_groups
         if self.confirmed is not None:
             out["confirmed"] = self.confirmed
         if self.evidence:
@@ -229,11 +259,13 @@ def _fault_of(obs: dict[str, Any]) -> dict[str, str]:
 
 def judge(observations: dict[str, dict[str, Any]],
           meter_models: dict[str, str | None] | None = None,
-          lineages: dict[str, str] | None = None) -> Verdict:
+          lineages: dict[str, str] | None = None,
+          witnesses: set[str] | frozenset[str] = frozenset()) -> Verdict:
     """The verdict on one case. ``meter_models`` maps members to their manifest's meter model
     (None: the member shares its meters with nobody); ``lineages`` maps members to what they
-    share (see Product.lineage; a member not in it is its own lineage), which only the suspect
-    guess uses."""
+    share (see Product.lineage; a member not in it is its own lineage), which the Core IR axis
+    and the suspect guess use; ``witnesses`` are the members that are witnesses (the others
+    are built-ins), which only the suspect guess uses."""
     models = meter_models or {}
     axes = compared_axes(observations)
     uncompared = [a for a in SEMANTIC_AXES if a not in axes and a != "transcript"]
@@ -245,26 +277,47 @@ def judge(observations: dict[str, dict[str, Any]],
     groups = _model_groups([m for m in observations if m not in faulted], models, observations)
     group_axes = {g: _model_axes(projections, members) for g, members in groups.items()}
 
-    # Factions: the semantic projection, refined by the model axes inside a split model group.
-    # Each member's semantic and model keys are encoded once; a pair of them is equal exactly
-    # when the key over both lists of axes would be.
+    # Factions: the semantic projection, which every member shares. Each member's semantic and
+    # model keys are encoded once; a pair of them is equal exactly when the key over both lists
+    # of axes would be.
     semantic_keys = {m: _key(projections[m], axes) for m in observations}
+    by_key: dict[str, list[str]] = {}
+    for m in observations:
+        by_key.setdefault(semantic_keys[m], []).append(m)
+    factions = sorted(by_key.values(), key=lambda g: -len(g))
     split: dict[str, str] = {}  # member -> its model, for members of a model group that differ
-    model_keys: dict[str, str] = {}
+    model_splits = []
     for g, members in groups.items():
-        model_keys.update({m: _key(projections[m], group_axes[g]) for m in members})
+        model_keys = {m: _key(projections[m], group_axes[g]) for m in members}
         if len({(semantic_keys[m], model_keys[m]) for m in members}) > 1:
             split.update({m: g for m in members})
-    keys = {m: (semantic_keys[m], model_keys[m] if m in split else None) for m in observations}
-    by_key: dict[tuple, list[str]] = {}
-    for m in observations:
-        by_key.setdefault(keys[m], []).append(m)
-    factions = sorted(by_key.values(), key=lambda g: -len(g))
-
-    shown_axes = axes + list(MODEL_AXES if groups else ())
+        for faction in factions:
+            inside: dict[str, list[str]] = {}
+            for m in faction:
+                if m in model_keys:
+                    inside.setdefault(model_keys[m], []).append(m)
+            if len(inside) > 1:
+                model_splits.append({
+                    "meter_model": g,
+                    "axis": _first_axis(projections, [m for f in inside.values() for m in f],
+                                        group_axes[g]),
+                    "groups": sorted(inside.values(), key=lambda f: -len(f))})
+    own = lineages or {}
+    ir_ids, ir_groups = _core_ir(observations, own)
+    ir_compared = len({own.get(m, m) for m in ir_ids}) > 1
+    shown_axes = axes + ([CORE_IR_AXIS] if ir_compared else []) + \
+        list(MODEL_AXES if groups else ())
 
     def verdict(kind: str, **kw: Any) -> Verdict:
-        return Verdict(kind, factions, shown_axes, uncompared_axes=uncompared, **kw)
+        return Verdict(kind, factions, shown_axes, uncompared_axes=uncompared,
+                       model_splits=model_splits, core_ir_ids=ir_ids,
+                       core_ir_groups=ir_groups, **kw)
+
+    def core_ir_verdict() -> Verdict:
+        return verdict("disagree", reasons=reasons,
+                       divergence={"axis": CORE_IR_AXIS, "values": dict(ir_ids),
+                                   "groups": ir_groups},
+                       suspect=guess(ir_groups, lineages, witnesses, CORE_IR_AXIS))
 
     reasons = []
     for m in faulted:
@@ -273,9 +326,10 @@ def judge(observations: dict[str, dict[str, Any]],
     for m in limited:
         reasons.append(f"{m}: resource limit reached ({_limit_of(observations[m])})")
 
-    # 1. Members that answered differ on a semantic axis, or members of one meter model differ
-    #    on any axis (a limit one of them reached is then the model's business, not an excuse).
-    #    Members whose semantic keys are equal agree on every axis: no need to look for one.
+    # 1. Members that answered differ on a semantic axis; members of one meter model differ on
+    #    a semantic axis (a limit one of them reached is then the model's business, not an
+    #    excuse); members of one meter model differ on a model axis. Members whose semantic
+    #    keys are equal agree on every semantic axis: no need to look for one.
     axis = _first_axis(projections, answered, axes) \
         if len({semantic_keys[m] for m in answered}) > 1 else None
     compared = answered
@@ -286,13 +340,24 @@ def judge(observations: dict[str, dict[str, Any]],
                 axis = _first_axis(projections, members, axes + group_axes[g])
                 compared, model = members, g
                 break
+    if axis in MODEL_AXES and ir_groups:
+        return core_ir_verdict()  # a different reading explains a split inside a model
     if axis is not None:
-        divergence: dict[str, Any] = {"axis": axis,
-                                      "values": {m: projections[m][axis] for m in compared}}
+        divergence: dict[str, Any]
         if model:
-            divergence["meter_model"] = model
-        return verdict("disagree", divergence=divergence, reasons=reasons,
-                       suspect=_suspect(factions, len(observations), lineages))
+            divergence = {"axis": axis, "values": {m: projections[m][axis] for m in compared},
+                          "meter_model": model}
+            # Inside a meter model only its members' counts are normative: the guess counts
+            # them, each of its own (they share their meter model, not a lineage).
+            inside: dict[str, list[str]] = {}
+            for m in compared:
+                inside.setdefault(_key(projections[m], axes + group_axes[model]), []).append(m)
+            suspect = guess(list(inside.values()), None, witnesses, axis)
+        else:
+            divergence = {"axis": axis, "values": {m: projections[m][axis] for m in compared}}
+            suspect = guess([[m for m in f if m in answered] for f in factions
+                             if any(m in answered for m in f)], lineages, witnesses, axis)
+        return verdict("disagree", divergence=divergence, reasons=reasons, suspect=suspect)
 
     # 2. A member that could not answer while others did.
     counted = [m for m in faulted if _fault_of(observations[m])["kind"] in MEMBER_FAULTS
@@ -320,6 +385,11 @@ def judge(observations: dict[str, dict[str, Any]],
             return verdict("one-sided-limit", reasons=reasons,
                            divergence={"axis": "resource_outcome", "values": outcomes},
                            evidence={"limited": entries})
+
+    # 4. Members of different lineages read the program into different Core IR: a disagreement
+    #    of its own, after every semantic one, a member fault and a one-sided limit.
+    if ir_groups:
+        return core_ir_verdict()
 
     # Members of a single meter model that all reached the same limit in the same way agree: for
     # them the resource outcome is as normative as a value.
@@ -388,43 +458,19 @@ def _factor(entry: dict[str, Any], rerun: dict[str, Any]) -> str:
     return f"{raised // entry['limit_value']}" if raised and entry["limit_value"] else "?"
 
 
-def _suspect(factions: list[list[str]], n: int,
-             lineages: dict[str, str] | None = None) -> dict[str, Any] | None:
-    """A labelled guess: the member alone in its faction against a majority. Never certain.
-
-    Members of one lineage share a kernel, so against a member of another lineage they are one
-    voice, however many they are: four built-ins against one foreign product is one against one,
-    and the guess is withheld (``member`` null, ``withheld`` true, the basis says why). Where the
-    loner's own lineage sits in the majority, its siblings disagree with it on what they do not
-    share, and members count one each as before.
-    """
-    lineages = lineages or {}
-    if n < 3 or len(factions) != 2:
-        return None
-    majority, minority = factions
-    if len(minority) != 1:
-        return None
-    loner = minority[0]
-
-    def lineage(m: str) -> str:
-        return lineages.get(m, m)
-
-    voices = {lineage(m) for m in majority}
-    if lineage(loner) in voices:
-        if len(majority) * 2 > n:
-            return {"member": loner, "certain": False,
-                    "basis": f"alone against a majority of {len(majority)} of {n} members "
-                             f"({', '.join(majority)})"}
-        return None
-    total = len(voices) + 1
-    if len(voices) * 2 > total:
-        return {"member": loner, "certain": False,
-                "basis": f"alone against a majority of {len(voices)} of {total} independent "
-                         f"lineages ({', '.join(sorted(voices))}; members "
-                         f"{', '.join(majority)})"}
-    shared = ", ".join(sorted(voices))
-    return {"member": None, "certain": False, "withheld": True,
-            "basis": f"no majority: {len(majority)} member(s) of {len(voices)} lineage(s) "
-                     f"({shared}: {', '.join(majority)}) against {loner} "
-                     f"(lineage {lineage(loner)}) is {len(voices)} voice(s) against one; "
-                     "members of one lineage share a kernel, so they count once"}
+def _core_ir(observations: dict[str, dict[str, Any]],
+             lineages: dict[str, str]) -> tuple[dict[str, str], list[list[str]]]:
+    """Each member's Core IR id, and the groups of members by id when members of different
+    lineages report different ids (members of one lineage share a front end: their ids are the
+    same by construction, and a difference between them is not a disagreement between readings
+    of the program)."""
+    ids = {m: pid for m, o in observations.items()
+           if isinstance(pid := (o.get("products") or {}).get("core_ir_id"), str)}
+    by_id: dict[str, list[str]] = {}
+    for m, pid in ids.items():
+        by_id.setdefault(pid, []).append(m)
+    # With two lineages and two ids among the members that report one, some pair of members of
+    # different lineages holds different ids.
+    if len(by_id) < 2 or len({lineages.get(m, m) for m in ids}) < 2:
+        return ids, []
+    return ids, sorted(by_id.values(), key=lambda g: -len(g))

@@ -8,9 +8,12 @@ process and is bounded, so the whole property takes a few seconds.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from court.corpus import discover
 from implementations import registry
 from implementations.lispex.run import evaluate
 
@@ -120,7 +123,38 @@ def test_tree_and_vm_agree(forms: list[str]) -> None:
     tree = evaluate(source, TREE)
     vm = evaluate(source, VM)
     assert normative(vm) == normative(tree), source.decode()
-    if tree.status == "ok" and b"guard" not in source and b"handler" not in source:
-        # Without a caught fault the VM's weights reproduce the tree's machine-transition
-        # count exactly (a fault inside a fused instruction has paid for all of it).
-        assert vm.usage == tree.usage, source.decode()
+    # The VM's weights reproduce the tree's machine-transition count exactly, after faults,
+    # handlers and escapes too, and it vouches for its count.
+    assert vm.usage == tree.usage, source.decode()
+    assert vm.meter_exact and tree.meter_exact, source.decode()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(expr(), min_size=1, max_size=3), st.lists(st.floats(0, 1), min_size=1,
+                                                          max_size=4))
+def test_tree_and_vm_stop_at_the_same_transition(forms: list[str], at: list[float]) -> None:
+    # A transition limit anywhere in the run: the VM stops (or faults first, or writes its
+    # output) where the tree interpreter does, though it pays a fused instruction at once.
+    source = (PRELUDE + "\n".join(forms)).encode()
+    total = evaluate(source, TREE).usage["machine_transitions"]
+    for limit in sorted({1 + int(x * total) for x in at}):
+        limits = {"machine-transition": limit}
+        tree = evaluate(source, TREE, limits=limits)
+        vm = evaluate(source, VM, limits=limits)
+        assert normative(vm) == normative(tree), (limit, source.decode())
+        assert vm.usage == tree.usage and vm.meter_exact, (limit, source.decode())
+
+
+def test_the_vm_counts_exactly_on_every_corpus_case() -> None:
+    root = Path(__file__).resolve().parents[1] / "corpus"
+    strays, differ = [], []
+    for case in discover([root]):
+        kw = {"filename": str(case.program), "input_text": case.input_text(),
+              "profile_id": case.profile, "limits": case.limits or None}
+        tree = evaluate(case.source(), TREE, **kw)
+        vm = evaluate(case.source(), VM, **kw)
+        if not vm.meter_exact:
+            strays.append(case.id)
+        if vm.usage != tree.usage:
+            differ.append((case.id, tree.usage, vm.usage))
+    assert strays == [] and differ == []

@@ -150,6 +150,14 @@ def case_lines(c: dict[str, Any], width: int, plain: bool = True) -> list[Text]:
         factions = c.get("factions") or []
         if len(factions) > 1:
             lines.append(Text("factions: " + " | ".join(", ".join(f) for f in factions)))
+        for split in c.get("model_splits") or []:
+            lines.append(Text(f"inside meter model {split['meter_model']}: "
+                              + " | ".join(", ".join(g) for g in split["groups"])))
+        suspect = c.get("suspect") or {}
+        if suspect.get("withheld") or suspect.get("members"):
+            who = "no guess" if suspect.get("withheld") else \
+                f"guess (not certain): {', '.join(suspect['members'])}"
+            lines.append(Text(f"{who}: {suspect['basis']}"))
     lines += _expectation_lines(c, width, plain)
     if not lines:
         lines += [fit_text(Text(r), width) for r in c.get("reasons") or [c["outcome"]]]

@@ -226,6 +226,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
     if s.known_differences or s.outside_subset:
         out.wrapped(f"known differences {s.known_differences}, outside the shared subset "
                     f"{s.outside_subset} (skipped)")
+    if s.candidate_differences:
+        out.wrapped(f"candidate known differences {s.candidate_differences} (a witness alone "
+                    "against every other lineage: not findings; list them or fix the prelude)")
     total = max(elapsed, 1e-9)
     out.wrapped(f"time: generating {s.gen_seconds / total:.0%}, waiting for evaluation "
                 f"{s.wait_seconds / total:.0%} (evaluating {s.eval_seconds:.1f} s over "

@@ -285,14 +285,18 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     if len(factions) > 1:
         line += Text("   factions: " + " | ".join(", ".join(f) for f in factions))
     term.line(line)
+    for split in result.get("model_splits") or []:
+        term.line(f"  inside meter model {split['meter_model']}"
+                  + (f" ({split['axis']})" if split.get("axis") else "") + ": "
+                  + " | ".join(", ".join(g) for g in split["groups"]))
     for reason in result.get("reasons") or []:
         term.line(f"  because {reason}")
     suspect = result.get("suspect")
     if suspect and suspect.get("withheld"):
         term.line(f"  no guess: {suspect['basis']}")
     elif suspect:
-        term.line(f"  guess (not certain): {suspect['member']} is the odd one out, "
-                  f"{suspect['basis']}")
+        who = suspect["member"] or ", ".join(suspect.get("members") or [])
+        term.line(f"  guess (not certain): {who} is the odd one out, {suspect['basis']}")
     for ev in evidence_lines(result.get("evidence")):
         term.line(f"  {ev}")
     div = result.get("divergence")

@@ -75,6 +75,9 @@ def signature(result: CaseResult) -> dict[str, Any] | None:
     cls = AXIS_CLASS.get(axis, axis)
     sig: dict[str, Any] = {"kind": v.kind, "axis": cls,
                            "factions": sorted(sorted(f) for f in v.factions)}
+    if v.model_splits:  # who split inside a meter model, where the factions do not show it
+        sig["model_splits"] = sorted([split["meter_model"], sorted(sorted(g) for g in split["groups"])]
+                                     for split in v.model_splits)
     if cls not in ("output", "span"):
         codes = {}
         for m, o in sorted(result.observations.items()):
@@ -158,6 +161,9 @@ class Stats:
     same_bug: int = 0  # findings judged the same bug after minimisation
     duplicate_programs: int = 0  # exact duplicate programs, skipped before running
     known_differences: int = 0  # disagreements a witness's known-differences file explains
+    # disagreements where one witness stands alone against every other lineage: candidates for
+    # its known-differences file, not findings of a Lispex bug
+    candidate_differences: int = 0
     outside_subset: int = 0  # programs skipped: outside the shared subset of a witness
     gen_seconds: float = 0.0
     eval_seconds: float = 0.0  # summed over parallel sessions
@@ -349,6 +355,9 @@ class Campaign:
         if self.known and self.known.match(result.observations, result.verdict.factions,
                                            case.source) is not None:
             s.known_differences += 1
+            return None
+        if result.verdict.candidate_known_difference:
+            s.candidate_differences += 1
             return None
         sig = signature(result)
         assert sig is not None

@@ -54,10 +54,12 @@ def case_json(r: CaseRecord, reproduce: list[str] | None = None) -> dict[str, An
             "divergence": v.divergence,
             "reasons": v.reasons,
             "suspect": v.suspect,
+            "model_splits": v.model_splits,
             "confirmed": v.confirmed,
             "evidence": v.evidence,
             "wall_seconds": r.result.wall_seconds,
             "core_ir_id": r.result.core_ir_id(),
+            "core_ir_ids": r.result.core_ir_ids(),
             "bytecode_id": r.result.bytecode_id(),
             "observations": {m: {k: o[k] for k in ("semantic", "resources", "products", "faults")
                                  if k in o} for m, o in r.result.observations.items()},

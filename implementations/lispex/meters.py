@@ -82,9 +82,8 @@ class Meter:
         self.limits = [limits[a] for a in AXIS_IDS]
         self.used = [0, 0, 0, 0, 0]
         # False when the back end's machine-transition count may stray from what its meter
-        # model counts (the VM pays a fused instruction in full before running it and an
-        # application on its call, so a fault or an escape changes the count); the court then
-        # does not compare it.
+        # model counts for this run (observation `resources.meter_exact`); the court then does
+        # not compare it. The built-in back ends count exactly and never set it.
         self.exact = True
 
     def charge(self, axis: int, n: int = 1) -> None:

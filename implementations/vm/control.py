@@ -241,9 +241,6 @@ class Control:
                handlers: Any) -> tuple:
         """Offer ``payload`` to the innermost handler, in place (R7RS style)."""
         if handlers is None:
-            # The run ends here with applications still pending, which the VM paid for on their
-            # calls (never reached) where the tree interpreter paid on entry.
-            self.meter.exact = False
             raise Raised(payload, span)
         h, outer = handlers
         if type(h) is GuardHandler:
@@ -261,7 +258,6 @@ class Control:
         try:
             return self.apply(f, args, NESTED, None, 0, None, depth, handlers)
         except LispexError as err:
-            self.meter.exact = False
             span = err.span if err.span is not None else self.st.site
             return self.signal(error_object(err, span), False, span, depth, handlers)
 
@@ -272,9 +268,6 @@ class Control:
 
     def unwind(self, target: int, action: tuple, depth: int, handlers: Any) -> tuple:
         """Pop frames down to ``target``, running dynamic-wind ``after`` thunks on the way."""
-        # An escape (a guard taking a condition, a continuation) leaves the instructions it
-        # skips paid or unpaid where the tree interpreter would have charged otherwise.
-        self.meter.exact = False
         frames = self.frames
         while len(frames) > target + 1:
             fr = frames.pop()

@@ -57,6 +57,7 @@ from .link import (
     Linker,
 )
 from .objects import Closure
+from .stepwise import run_to_limit
 from .treegen import UNBOUND, UNINIT, mv_error
 
 
@@ -87,7 +88,10 @@ class Machine(Control):
         self.ctx = ctx
         self.meter = meter
         self.st = SiteRegister()
-        self.forms = Linker(compiled, prims, gv, self.st, ctx).link()
+        linker = Linker(compiled, prims, gv, self.st, ctx)
+        self.forms = linker.link()
+        self.ledgers = linker.ledgers
+        self.lams = linker.lams
         self.form_spans = [compiled.codes[i].span for i in compiled.forms]
         self.steps = 0
         self.step_limit = meter.remaining(MACHINE)
@@ -96,6 +100,19 @@ class Machine(Control):
         self.meter.used[MACHINE] += min(self.steps, self.step_limit)
         self.steps = 0
         self.step_limit = self.meter.remaining(MACHINE)
+
+    def unreached(self, ins: Any, span: Any) -> int:
+        """What ``ins``, paid in full before it ran, had not reached when it faulted at the
+        point ``span``: the weights after that point in its ledger (none when the fault is not
+        at one of its points, i.e. came once it had done all it pays for)."""
+        led = self.ledgers.get(id(ins)) if ins is not None and span is not None else None
+        if led:
+            paid = 0
+            for w, at, _ in led:
+                paid += w
+                if at is span:
+                    return ins[1] - paid
+        return 0
 
     def run_all(self) -> Any:
         result: Any = NO_VALUES
@@ -127,6 +144,7 @@ class Machine(Control):
         fault: Any = None  # (error object, span) of a fault to offer to the handlers
         try:
             while True:
+                ins = None  # no instruction of this loop has run yet (a fault is before them)
                 try:
                     if fault is not None:
                         # Offered inside the try: a fault while it unwinds (an `after` thunk
@@ -146,7 +164,8 @@ class Machine(Control):
                         pc += 1
                         steps += ins[1]
                         if steps > slimit:
-                            raise self.exhausted()
+                            self.steps = steps
+                            run_to_limit(self, ins, env, slimit - steps + ins[1])
                         op = ins[0]
                         if op == CALLG:
                             _, _, slot, name, gspan, evs, n, span, tail, chk = ins
@@ -366,15 +385,22 @@ class Machine(Control):
                                                                           handlers)
                         steps = self.steps
                 except LispexError as err:
-                    self.meter.exact = False  # the faulting instruction was paid in full
                     span = err.span if err.span is not None else st.site
-                    # a slow path that failed may have counted applications of its own
-                    self.steps = steps = max(steps, self.steps)
+                    # a slow path that failed may have counted applications of its own; the
+                    # faulting instruction was paid in full, where the canonical code stops
+                    # paying at the fault
+                    self.steps = steps = max(steps, self.steps) - self.unreached(ins, span)
                     fault = (error_object(err, span), span)
                     gfn = None
-        except ResourceExhausted:
-            self.meter.exact = False  # within one fused instruction of where the tree stops
+        except ResourceExhausted as x:
+            if x.code != "machine-transition-limit":
+                # the output limit (in a primitive) or the recursion limit (at a call) stops the
+                # instruction where the canonical code stops paying
+                steps = max(steps, self.steps) - self.unreached(ins, st.site)
+                self.steps = steps
             raise
         finally:
-            self.steps = steps
+            # A slow path that ended the run (an uncaught raise, a limit) counted its own
+            # applications in self.steps, past this loop's local.
+            self.steps = max(steps, self.steps)
             self.settle()

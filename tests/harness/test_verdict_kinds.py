@@ -57,12 +57,19 @@ def test_meters_are_normative_inside_a_meter_model_only():
     assert judge(other, MODELS).kind == "agree"
 
 
-def test_a_split_meter_model_refines_the_factions_only_for_its_members():
+def test_a_split_meter_model_is_shown_inside_the_model_not_as_factions():
+    # A meter-only bug in the vm: every member agrees on every semantic axis, so all four are
+    # one faction; the split is the model's own (tree | vm), and one against one gives no guess.
     four = {"tree": obs(transitions=50), "vm": obs(transitions=49),
             "topaz-tree": obs(transitions=7), "topaz-vm": obs(transitions=9)}
     v = judge(four, MODELS)
     assert v.kind == "disagree" and v.divergence["axis"] == "meters"
-    assert sorted(map(sorted, v.factions)) == [["topaz-tree", "topaz-vm"], ["tree"], ["vm"]]
+    assert v.divergence["meter_model"] == "lispex-transitions/v1"
+    assert sorted(map(sorted, v.factions)) == [["topaz-tree", "topaz-vm", "tree", "vm"]]
+    assert v.model_splits == [{"meter_model": "lispex-transitions/v1", "axis": "meters",
+                               "groups": [["tree"], ["vm"]]}]
+    assert v.suspect is None
+    assert v.to_json()["model_splits"] == v.model_splits
 
 
 def test_a_limit_inside_a_meter_model_is_a_disagreement():
@@ -151,10 +158,13 @@ def test_the_recursion_through_dynamic_wind_found_by_seed_34_is_not_a_finding():
               b"(lambda () #f)))))))))\n(display (loop5 11000))\n")
     seen = {i: evaluate(source, registry.load(i), profile_id="lispex-generated-11088/v1").to_json()
             for i in ("tree", "vm")}
+    # The vm's count no longer strays through dynamic-wind: both stop on the transition limit,
+    # at the same count, and the meter model's members agree.
     assert {m: o["semantic"]["resource_outcome"]["limit"] for m, o in seen.items()} == \
-        {"tree": "machine-transition", "vm": "recursion-limit"}
-    assert seen["vm"]["resources"]["meter_exact"] is False
-    assert judge(seen, MODELS).kind == "not-comparable"
+        {"tree": "machine-transition", "vm": "machine-transition"}
+    assert "meter_exact" not in seen["vm"]["resources"]
+    assert seen["vm"]["resources"]["usage"] == seen["tree"]["resources"]["usage"]
+    assert judge(seen, MODELS).kind == "agree"
 
 
 def test_running_out_of_a_budget_while_the_others_reach_a_limit_is_not_a_finding():

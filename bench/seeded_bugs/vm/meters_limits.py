@@ -79,7 +79,8 @@ def _discarded_constant_unpaid() -> None:
     # Realistic: a dropped item is never evaluated, so only the discard's own weight was carried
     # to the next instruction; the item's weight (the unit the tree interpreter pays for entering
     # the constant) went with it.
-    edit_function(link.CodeLinker, "op_discard", "self.carry += w + wt", "self.carry += w")
+    edit_function(link.CodeLinker, "op_discard", 'self.carry += led + [(w, None, ("pop",))]',
+                  'self.carry += [(w, None, ("pop",))]')
 
 
 @bug("cwv-consumer-unpaid", "vm", "vm back end", "meters/limits",
