@@ -325,3 +325,27 @@ def test_a_long_value_that_differs_near_its_end_shows_the_difference(workspace, 
     assert main(["run", "corpus/b/long.lspx", "--court", "mixed", "--report-dir", "rep"]) == 1
     section = failure_section(capsys.readouterr().out, 1)
     assert 'symbols" -3)' in section and 'symbols" -4)' in section, section
+
+
+def test_a_one_sided_limit_reproduces_from_another_folder(tmp_path, capsys, monkeypatch):
+    """A member that loops where the other finishes far within the limit: `court run` prints a
+    compare command that, from an unrelated folder, gives the same one-sided-limit verdict."""
+    set_mode(monkeypatch, "plain", 100)
+    py = sys.executable
+    (tmp_path / "court.toml").write_text(
+        f'[products.looper]\ncommand = ["{py}", "{FAKES / "meter_worker.py"}", "--mode", '
+        '"loop"]\n[courts.looping]\nmembers = ["tree", "looper"]\n')
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "spin.lspx").write_text("(define (spin-here) 42)\n(spin-here)\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "corpus", "--court", "looping", "--report-dir", "rep",
+                 "--limit", "machine-transition=20000"]) == 1
+    section = failure_section(capsys.readouterr().out, 1)
+    assert "spin: one-sided-limit" in section
+    argv = reproduction(section, "spin")
+    elsewhere = tmp_path.parent / (tmp_path.name + "-elsewhere")
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(argv[1:] + ["--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["verdict"] == "one-sided-limit"
