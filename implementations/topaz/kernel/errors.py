@@ -65,7 +65,10 @@ class Diagnostic:
                 "message": self.message, "irritants": list(self.irritants),
                 "span": self.span.to_json() if self.span is not None else None}
 
-    def render(self) -> str:
-        where = self.span.where() if self.span is not None else "?:0:0"
+    def render(self, label: str | None = None) -> str:
+        if self.span is not None:
+            where = f"{label or self.span.file}:{self.span.line}:{self.span.column}"
+        else:
+            where = f"{label or '?'}:0:0"
         tail = "".join(" " + i for i in self.irritants)
         return f"{self.code} {where} {self.message}{tail}"
