@@ -324,6 +324,7 @@ class Assembler:
 
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
+        self.texts: dict[int, str] = {}  # bytevector elements: the text they were written as
 
     def run(self) -> list:  # noqa: C901
         top: list = []
@@ -349,7 +350,8 @@ class Assembler:
                 frame[4] = d
                 return
             if frame[0] == "#u8(":
-                if type(d) is not Atom or type(d.value) is not int or not 0 <= d.value <= 255:
+                if type(d) is not Atom or type(d.value) is not int or not 0 <= d.value <= 255 \
+                        or not self.texts.get(id(d), "").isdigit():
                     raise SourceError("E100", "bytevector elements must be integer literals "
                                       "from 0 to 255", d.span, "reader")
             frame[2].append(d)
@@ -357,7 +359,10 @@ class Assembler:
         for tok in self.tokens:
             k = tok.kind
             if k == "atom":
-                deliver(Atom(tok.value, tok.span))
+                atom = Atom(tok.value, tok.span)
+                if stack and stack[-1][0] == "#u8(":
+                    self.texts[id(atom)] = tok.text
+                deliver(atom)
             elif k in ("(", "#(", "#u8("):
                 if stack and stack[-1][0] == "#u8(":
                     raise SourceError("E100", "bytevector elements must be integer literals "
@@ -403,7 +408,12 @@ class Assembler:
                 stack.pop()
                 span = frame[1].span.through(tok.span)
                 if frame[0] == "(":
-                    d: Any = Seq(frame[2], frame[4], span)
+                    items, tail = frame[2], frame[4]
+                    # (a . (b c)) is the list (a b c): a list after the dot joins this one
+                    while type(tail) is Seq:
+                        items = items + tail.items
+                        tail = tail.tail
+                    d: Any = Seq(items, tail, span)
                 elif frame[0] == "#(":
                     d = Vec(frame[2], span)
                 else:

@@ -23,7 +23,7 @@ def proper(name: str, x: Any) -> list:
 
 
 def index_arg(name: str, k: Any) -> int:
-    if type(k) is not int:
+    if type(k) is not int or k < 0:
         raise LispexError("E312", f"{name}: expected an exact integer index", (k,))
     return k
 
@@ -70,7 +70,9 @@ def p_append(*args: Any) -> Any:
 def p_reverse(x: Any) -> Any:
     items = list_to_python(x)
     if items is None:
-        raise LispexError("E312", "reverse: expected a proper list", (x,))
+        if type(x) is Pair:
+            raise LispexError("E310", "reverse: expected a proper list", (x,))
+        raise LispexError("E312", "reverse: expected a list", (x,))
     out = NIL
     for v in items:
         out = Pair(v, out)

@@ -34,15 +34,19 @@ from ..values import Str, Values
 
 
 def p_add(*args: Any) -> Any:
-    acc: Any = 0
-    for x in args:
+    if not args:
+        return 0
+    acc = number("+", args[0])
+    for x in args[1:]:
         acc = add("+", acc, number("+", x))
     return acc
 
 
 def p_mul(*args: Any) -> Any:
-    acc: Any = 1
-    for x in args:
+    if not args:
+        return 1
+    acc = number("*", args[0])
+    for x in args[1:]:
         acc = mul("*", acc, number("*", x))
     return acc
 
@@ -50,7 +54,7 @@ def p_mul(*args: Any) -> Any:
 def p_sub(first: Any, *rest: Any) -> Any:
     number("-", first)
     if not rest:
-        return sub("-", 0, first)
+        return -first  # negation: (- 0.0) is -0.0
     acc = first
     for x in rest:
         acc = sub("-", acc, number("-", x))

@@ -24,13 +24,20 @@ def string_arg(name: str, s: Any) -> str:
 
 
 def _simple_upper(code: int) -> int:
+    # Python has only the full mappings; where the full uppercase is several characters the
+    # simple one is the single-character titlecase (U+1F80 -> U+1F88), or none (ß stays ß).
     u = chr(code).upper()
-    return ord(u) if len(u) == 1 else code
+    if len(u) == 1:
+        return ord(u)
+    t = chr(code).title()
+    return ord(t) if len(t) == 1 and t != chr(code) else code
 
 
 def _simple_lower(code: int) -> int:
     u = chr(code).lower()
-    return ord(u) if len(u) == 1 else code
+    if len(u) == 1:
+        return ord(u)
+    return ord(u[0])  # U+0130 -> "i" + combining dot: the simple mapping is "i"
 
 
 def _fold(code: int) -> int:
@@ -63,7 +70,7 @@ def p_integer_to_char(n: Any) -> Any:
     if type(n) is not int:
         raise LispexError("E312", "integer->char: expected an exact integer", (n,))
     if not (0 <= n <= 0x10FFFF) or 0xD800 <= n <= 0xDFFF:
-        raise LispexError("E311", "integer->char: not a Unicode scalar value", (n,))
+        raise LispexError("E312", "integer->char: not a Unicode scalar value", (n,))
     return Char(n)
 
 
