@@ -28,6 +28,7 @@ def _clause_items(c: Any) -> list:
 
 
 NO_VALUES_NODE = ir.ValuesNode
+QQ_WORDS = ("unquote", "unquote-splicing", "quasiquote")
 
 
 class Derived:
@@ -276,35 +277,26 @@ class Derived:
         if type(t) is Seq and t.tail is None and len(t.items) >= 1 and \
                 _is(t.items[0], "unquote-splicing"):
             raise _malformed("unquote-splicing is only allowed inside a list template", t.span)
-        return self.qq(t, 1, sc)
+        return self.qq(t, 1, sc, tail)
 
     def _live(self, t: Any, depth: int) -> bool:
-        """Whether template ``t`` holds an unquote that is evaluated at this depth."""
-        work = [(t, depth)]
+        """Whether template ``t`` holds quasiquote syntax (an unquote, unquote-splicing or
+        quasiquote form) at any depth: only a template without any stays one constant."""
+        work = [t]
         while work:
-            x, dep = work.pop()
+            x = work.pop()
             if type(x) is Vec:
-                work.extend((y, dep) for y in x.items)
+                work.extend(x.items)
                 continue
             if type(x) is not Seq:
                 continue
-            head = symbol_name(x.items[0]) if x.items else None
-            if head in ("unquote", "unquote-splicing") and x.tail is None and len(x.items) == 2:
-                if dep == 1:
-                    return True
-                work.append((x.items[1], dep - 1))
-                continue
-            if head in ("unquote", "unquote-splicing") and dep == 1:
-                return True  # malformed: reported when expanded
-            if head == "quasiquote" and x.tail is None and len(x.items) == 2:
-                work.append((x.items[1], dep + 1))
-                continue
-            if dep == 1 and x.tail is None and len(x.items) >= 3 and \
-                    symbol_name(x.items[-2]) in ("unquote", "unquote-splicing"):
+            if x.items and symbol_name(x.items[0]) in QQ_WORDS:
                 return True
-            work.extend((y, dep) for y in x.items)
+            if x.tail is None and len(x.items) >= 3 and symbol_name(x.items[-2]) in QQ_WORDS:
+                return True
+            work.extend(x.items)
             if x.tail is not None:
-                work.append((x.tail, dep))
+                work.append(x.tail)
         return False
 
     def _const(self, t: Any) -> Any:
@@ -314,7 +306,7 @@ class Derived:
     def _cons(self, a: Any, b: Any, span: Any) -> Any:
         return ir.App(ir.Intrinsic("cons", span), [a, b], False, span)
 
-    def qq(self, t: Any, depth: int, sc: Scope) -> Any:  # noqa: C901
+    def qq(self, t: Any, depth: int, sc: Scope, tail: bool = False) -> Any:  # noqa: C901
         self.step()
         if not self._live(t, depth):
             return self._const(t)
@@ -330,7 +322,7 @@ class Derived:
                 if head == "unquote-splicing":
                     raise _malformed("unquote-splicing is only allowed inside a list template",
                                      t.span)
-                return self.expr(t.items[1], sc, False)
+                return self.expr(t.items[1], sc, tail)
             inner = self.qq(t.items[1], depth - 1, sc)
             return self._cons(ir.Const(Symbol(head), t.span),
                               self._cons(inner, ir.Const(NIL, t.span), t.span), t.span)
@@ -341,38 +333,26 @@ class Derived:
         return self.qq_list(t, depth, sc)
 
     def qq_list(self, t: Seq, depth: int, sc: Scope) -> Any:
+        """A list template: each element consed (or, for ``,@`` at depth 1, appended) onto
+        the rest, from the back; the end is the tail template or ``()``."""
         items = t.items
-        # the rest of the list from element i on, built from the back
         if t.tail is not None:
-            out = self.qq(t.tail, depth, sc) if self._live(t.tail, depth) else self._const(t.tail)
+            out = self.qq(t.tail, depth, sc)
         else:
             out = ir.Const(NIL, t.span)
-        n = len(items)
-        # the constant suffix stays one constant
-        k = n
-        while k > 0 and not self._live(items[k - 1], depth) and \
-                not _is(items[k - 1], "unquote") and not _is(items[k - 1], "unquote-splicing"):
-            k -= 1
-        if k < n and type(out) is ir.Const:
-            suffix = Seq(items[k:], t.tail, items[k].span)
-            out = self._const(suffix)
-        elif k < n:
-            for x in reversed(items[k:]):
-                out = self._cons(self._const(x), out, t.span)
-        for i in range(k - 1, -1, -1):
+        for i in range(len(items) - 1, -1, -1):
             x = items[i]
-            if _is(x, "unquote") or _is(x, "unquote-splicing"):
+            if symbol_name(x) in ("unquote", "unquote-splicing") and i == len(items) - 2 \
+                    and t.tail is None:
                 # `(a . ,b)` reads as (a unquote b): the rest of the list is one unquote
-                rest = Seq(items[i:], t.tail, x.span)
-                out = self.qq(rest, depth, sc)
+                out = self.qq(Seq(items[i:], None, x.span), depth, sc)
                 continue
             if type(x) is Seq and x.tail is None and len(x.items) == 2 and \
                     _is(x.items[0], "unquote-splicing") and depth == 1:
                 out = ir.App(ir.Intrinsic("append", x.span),
                              [self.expr(x.items[1], sc, False), out], False, x.span)
                 continue
-            out = self._cons(self.qq(x, depth, sc) if self._live(x, depth) else self._const(x),
-                             out, t.span)
+            out = self._cons(self.qq(x, depth, sc), out, x.span)
         return out
 
     SPECIAL_DERIVED = {
