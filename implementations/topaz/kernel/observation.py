@@ -28,8 +28,8 @@ class Observation:
     faults: list = field(default_factory=list)
 
     @property
-    def exit_status(self) -> int:
-        return EXIT[self.status]
+    def exit_status(self) -> int | None:
+        return EXIT.get(self.status)
 
     def to_json(self) -> dict[str, Any]:
         resources: dict[str, Any] = {"usage": dict(self.usage), "limits": dict(self.limits),
@@ -49,4 +49,5 @@ class Observation:
             },
             "resources": resources,
             "products": dict(self.products),
+            **({"faults": list(self.faults)} if self.faults else {}),
         }

@@ -13,7 +13,7 @@ from typing import Any
 from . import core_ir as ir
 from .core_ir import Program
 from .data import table
-from .errors import Diagnostic, LispexError, Raised, ResourceExhausted, SourceError
+from .errors import BuildFault, Diagnostic, LispexError, Raised, ResourceExhausted, SourceError
 from .meters import RECURSION_LIMIT, Meter, axes, default_profile, profiles
 from .normalizer import normalize
 from .observation import Observation
@@ -53,14 +53,14 @@ def _severity(code: str) -> str:
     return "error"
 
 
-def resolve_limits(profile_id: str | None, limits: dict) -> tuple[str, dict[str, int]]:
+def resolve_limits(profile_id: str | None, limits: dict | None) -> tuple[str, dict[str, int]]:
     pid = profile_id or default_profile()
     known = profiles()
     if pid not in known:
         raise KeyError(f"unknown resource profile {pid!r}")
     ids = [a.id for a in axes()]
     out = dict(zip(ids, known[pid]["limits"]))
-    for axis, n in limits.items():
+    for axis, n in (limits or {}).items():
         if axis not in out:
             raise KeyError(f"unknown meter axis {axis!r}")
         if type(n) is not int or n < 0:
@@ -182,6 +182,12 @@ def evaluate(source: bytes, backend: Any, filename: str = "program.lspx",
         items = result.items if type(result) is Values else (result,)
         obs.values = [write_text(v) for v in items]
         obs.stdout = ctx.stdout()
+    except BuildFault as e:
+        # the back end could not make its artifact: a fact about the product, not the program
+        obs.status = "infrastructure-error"
+        obs.values, obs.stdout, obs.diagnostics = [], "", []
+        obs.resource_outcome = {"status": "unknown"}
+        obs.faults = [{"kind": "build", "message": str(e)}]
     except SourceError as e:
         obs.status = "source-error"
         obs.diagnostics = [Diagnostic(e.code, _severity(e.code), e.phase, e.message,
