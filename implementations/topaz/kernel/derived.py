@@ -9,7 +9,7 @@ from typing import Any
 from . import core_ir as ir
 from .errors import SourceError
 from .scopes import Scope, Temp
-from .syntax import Atom, Seq, Vec, symbol_name, to_value
+from .syntax import Seq, Vec, symbol_name, to_value
 from .values import NIL, Symbol
 
 

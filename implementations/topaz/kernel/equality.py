@@ -49,7 +49,7 @@ def equal(a: Any, b: Any) -> bool:
             seen.add(key)
             if len(x.items) != len(y.items):
                 return False
-            work.extend(zip(reversed(x.items), reversed(y.items)))
+            work.extend(zip(reversed(x.items), reversed(y.items), strict=True))
         elif tx is Bytevector:
             if x.data != y.data:
                 return False

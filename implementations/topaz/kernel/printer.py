@@ -14,7 +14,18 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from .values import NIL, Bytevector, Char, ErrorObject, Pair, Primitive, Procedure, Str, Symbol, Vector
+from .values import (
+    NIL,
+    Bytevector,
+    Char,
+    ErrorObject,
+    Pair,
+    Primitive,
+    Procedure,
+    Str,
+    Symbol,
+    Vector,
+)
 
 WRITE_CHAR_NAMES = {0x00: "null", 0x07: "alarm", 0x08: "backspace", 0x09: "tab",
                     0x0A: "newline", 0x0D: "return", 0x1B: "escape", 0x20: "space",
@@ -107,90 +118,93 @@ def _atom(x: Any, write: bool) -> str | None:
     return None
 
 
-def _cyclic_vectors(x: Any) -> set[int]:
-    """Ids of the vectors that contain themselves, found by a depth-first walk."""
+def _reentered(x: Any) -> set[int]:
+    """Ids of the containers (pairs, vectors) that one depth-first walk, visiting each
+    container once, reaches again while still inside it."""
+    state: dict[int, bool] = {}  # id -> still inside it
     found: set[int] = set()
-    on_path: set[int] = set()
-    work: list = [(x, False)]
+    work: list = [x]
     while work:
-        v, leaving = work.pop()
-        if leaving:
-            on_path.discard(id(v))
+        v = work.pop()
+        if type(v) is int:
+            state[v] = False
             continue
         t = type(v)
+        if t is not Pair and t is not Vector:
+            continue
+        key = id(v)
+        inside = state.get(key)
+        if inside is not None:
+            if inside:
+                found.add(key)
+            continue
+        state[key] = True
+        work.append(key)
         if t is Pair:
-            work.append((v.cdr, False))
-            work.append((v.car, False))
-        elif t is Vector:
-            if id(v) in on_path:
-                found.add(id(v))
-                continue
-            on_path.add(id(v))
-            work.append((v, True))
-            for item in reversed(v.items):
-                work.append((item, False))
+            work.append(v.cdr)
+            work.append(v.car)
+        else:
+            work.extend(reversed(v.items))
     return found
 
 
 def to_text(x: Any, write: bool = True) -> str:  # noqa: C901
-    cyclic = _cyclic_vectors(x) if _has_vector(x) else set()
+    """A container the walk re-enters gets a label ``#n=`` where it is first written and is
+    written ``#n#`` wherever it comes again; only a mutable vector can close such a cycle."""
+    cyclic = _reentered(x) if _has_vector(x) else set()
     labels: dict[int, int] = {}
     out: list[str] = []
     work: list = [x]
     while work:
         v = work.pop()
-        if type(v) is str:  # literal text queued between elements
+        t = type(v)
+        if t is str:
             out.append(v)
             continue
-        t = type(v)
-        if t is Pair:
-            out.append("(")
-            parts: list = []
-            cur = v
-            while True:
-                parts.append(cur.car)
-                nxt = cur.cdr
-                if type(nxt) is Pair:
-                    parts.append(" ")
-                    cur = nxt
-                    continue
-                if nxt is not NIL:
-                    parts.append(" . ")
-                    parts.append(nxt)
-                break
-            parts.append(")")
-            work.extend(reversed(parts))
+        if t is not Pair and t is not Vector:
+            text = _atom(v, write)
+            out.append(text if text is not None else f"#<{t.__name__}>")
             continue
+        if cyclic and id(v) in cyclic:
+            if id(v) in labels:
+                out.append(f"#{labels[id(v)]}#")
+                continue
+            labels[id(v)] = len(labels)
+            out.append(f"#{labels[id(v)]}=")
+        parts: list = []
         if t is Vector:
-            key = id(v)
-            if key in cyclic:
-                if key in labels:
-                    out.append(f"#{labels[key]}#")
-                    continue
-                labels[key] = len(labels)
-                out.append(f"#{labels[key]}=")
-            out.append("#(")
-            parts = []
+            parts.append("#(")
             for i, item in enumerate(v.items):
                 if i:
                     parts.append(" ")
                 parts.append(item)
-            parts.append(")")
-            work.extend(reversed(parts))
-            continue
-        text = _atom(v, write)
-        out.append(text if text is not None else f"#<{type(v).__name__}>")
+        else:
+            parts.append("(")
+            parts.append(v.car)
+            rest = v.cdr
+            # the list goes on inline until its end or a pair that carries a label
+            while type(rest) is Pair and not (cyclic and id(rest) in cyclic):
+                parts.append(" ")
+                parts.append(rest.car)
+                rest = rest.cdr
+            if rest is not NIL:
+                parts.append(" . ")
+                parts.append(rest)
+        parts.append(")")
+        work.extend(reversed(parts))
     return "".join(out)
 
 
 def _has_vector(x: Any) -> bool:
+    seen: set[int] = set()
     work = [x]
     while work:
         v = work.pop()
         t = type(v)
         if t is Vector:
             return True
-        if t is Pair:
+        if t is Pair and id(v) not in seen:
+            seen.add(id(v))
             work.append(v.car)
             work.append(v.cdr)
     return False

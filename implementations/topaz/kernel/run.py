@@ -59,7 +59,7 @@ def resolve_limits(profile_id: str | None, limits: dict | None) -> tuple[str, di
     if pid not in known:
         raise KeyError(f"unknown resource profile {pid!r}")
     ids = [a.id for a in axes()]
-    out = dict(zip(ids, known[pid]["limits"]))
+    out = dict(zip(ids, known[pid]["limits"], strict=True))
     for axis, n in (limits or {}).items():
         if axis not in out:
             raise KeyError(f"unknown meter axis {axis!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from functools import reduce
+from itertools import pairwise
 from typing import Any
 
 from ..errors import LispexError
@@ -78,7 +79,7 @@ def _chain(name: str, ok: Any) -> Any:
         for x in args:
             number(name, x)
         result = True
-        for a, b in zip(args, args[1:]):
+        for a, b in pairwise(args):
             if not ok(compare(a, b)):
                 result = False
         return result

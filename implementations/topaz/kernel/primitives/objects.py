@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from ..equality import equal, eqv
@@ -119,7 +120,7 @@ def _all_same(name: str, kind: type, what: str) -> Any:
         for x in args:
             if type(x) is not kind:
                 raise LispexError("E312", f"{name}: expected {what}", (x,))
-        return all(a is b for a, b in zip(args, args[1:]))
+        return all(a is b for a, b in pairwise(args))
     return fn
 
 

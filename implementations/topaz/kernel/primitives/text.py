@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from itertools import pairwise
 from typing import Any
 
 from ..errors import LispexError
@@ -48,7 +49,7 @@ def _fold(code: int) -> int:
 def _char_compare(name: str, op: Any, key: Any) -> Any:
     def fn(*args: Any) -> bool:
         codes = [key(char_arg(name, c)) for c in args]
-        return all(op(a, b) for a, b in zip(codes, codes[1:]))
+        return all(op(a, b) for a, b in pairwise(codes))
     return fn
 
 
@@ -57,7 +58,7 @@ def _string_compare(name: str, op: Any, fold: bool) -> Any:
         texts = [string_arg(name, s) for s in args]
         if fold:
             texts = [t.casefold() for t in texts]
-        return all(op(a, b) for a, b in zip(texts, texts[1:]))
+        return all(op(a, b) for a, b in pairwise(texts))
     return fn
 
 
