@@ -84,7 +84,7 @@ def sub(name: str, a: Any, b: Any) -> Any:
 
 def _bits(x: Any) -> int:
     if type(x) is int:
-        return abs(x).bit_length()
+        return x.bit_length()
     return max(abs(x.numerator).bit_length(), x.denominator.bit_length())
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import LispexError
 from ..numbers import (
+    MAX_PRODUCT_BITS,
     add,
     compare,
     div,
@@ -44,6 +45,12 @@ def p_add(*args: Any) -> Any:
 
 
 def p_mul(*args: Any) -> Any:
+    if len(args) == 2:
+        a, b = args
+        # the common case: two exact integers whose product is surely within the size bound
+        if type(a) is int and type(b) is int and \
+                a.bit_length() + b.bit_length() <= MAX_PRODUCT_BITS + 1:
+            return a * b
     if not args:
         return 1
     acc = number("*", args[0])
@@ -106,14 +113,22 @@ def _extremum(name: str, pick_first: Any) -> Any:
 
 
 def p_quotient(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        q = abs(a) // abs(b)
+        return -q if (a < 0) != (b < 0) else q
     return int_division("quotient", "truncate", a, b)[0]
 
 
 def p_remainder(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        r = abs(a) % abs(b)
+        return -r if a < 0 else r
     return int_division("remainder", "truncate", a, b)[1]
 
 
 def p_modulo(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and b:
+        return a % b  # Python's % takes the sign of the divisor, as modulo does
     return int_division("modulo", "floor", a, b)[1]
 
 
@@ -172,6 +187,8 @@ def p_exact_integer_sqrt(n: Any) -> Any:
 
 
 def p_number_to_string(x: Any, radix: Any = None) -> Any:
+    if radix is None and type(x) is int:
+        return Str(number_text(x))
     number("number->string", x)
     if radix is None:
         return Str(number_text(x))

@@ -140,7 +140,12 @@ def p_vector_to_string(v: Any, *args: Any) -> Any:
 
 
 def p_string_append(*args: Any) -> Any:
-    return Str("".join(string_arg("string-append", s) for s in args))
+    parts = []
+    for s in args:
+        if type(s) is not Str:
+            string_arg("string-append", s)
+        parts.append(s.s)
+    return Str("".join(parts))
 
 
 def p_symbol_to_string(x: Any) -> Any:
