@@ -146,14 +146,9 @@ def int_division(name: str, kind: str, a: Any, b: Any) -> tuple[Any, Any]:
             q = -q
         r = x - q * y
     if inexact:
-        return inexact_result(name, float(q), (a, b)), _float_rem(float(r), a)
+        # n1 - n2 * q in IEEE arithmetic: a zero remainder is +0.0 whatever the signs
+        return inexact_result(name, float(q), (a, b)), float(r)
     return q, r
-
-
-def _float_rem(r: float, dividend: Any) -> float:
-    if r == 0.0 and math.copysign(1.0, float(dividend)) < 0:
-        return -0.0
-    return r
 
 
 def round_to(name: str, kind: str, x: Any) -> Any:

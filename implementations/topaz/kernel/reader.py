@@ -420,7 +420,7 @@ class Assembler:
                     d = Bytes(bytes(x.value for x in frame[2]), span)
                 deliver(d)
         if stack:
-            opener = stack[0][1]
+            opener = stack[-1][1]  # the list still open when the text ends
             raise SourceError("E100", "unterminated list; a ( is never closed", opener.span,
                               "reader")
         if quotes:
