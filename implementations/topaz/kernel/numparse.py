@@ -104,8 +104,4 @@ def parse_radix_integer(text: str, radix: int) -> int | None:
     allowed = "0123456789abcdef"[:radix]
     if any(c.lower() not in allowed for c in body):
         return None
-    if len(body) > 1 and body[0] == "0":
-        return None
-    if text == "-0":
-        return None
     return int(text, radix)

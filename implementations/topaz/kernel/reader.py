@@ -241,7 +241,7 @@ class Scanner:
             code = ord(name)
         elif name in CHAR_NAMES:
             code = CHAR_NAMES[name]
-        elif name[0] in "xX" and all(ch in HEX for ch in name[1:]):
+        elif name[0] == "x" and all(ch in HEX for ch in name[1:]):
             code = int(name[1:], 16)
             if not _scalar_value(code):
                 raise self.fail("E150", "character code is not a Unicode scalar value", p,

@@ -24,7 +24,7 @@ def proper(name: str, x: Any) -> list:
 
 def index_arg(name: str, k: Any) -> int:
     if type(k) is not int or k < 0:
-        raise LispexError("E312", f"{name}: expected an exact integer index", (k,))
+        raise LispexError("E312", f"{name}: expected an exact non-negative integer", (k,))
     return k
 
 
@@ -82,11 +82,11 @@ def p_reverse(x: Any) -> Any:
 def p_list_tail(x: Any, k: Any) -> Any:
     index_arg("list-tail", k)
     if k < 0:
-        raise LispexError("E311", "list-tail: index out of range", (x, k))
+        raise LispexError("E311", "list-tail: index out of range", (k, x))
     v = x
     for _ in range(k):
         if type(v) is not Pair:
-            raise LispexError("E311", "list-tail: index out of range", (x, k))
+            raise LispexError("E311", "list-tail: index out of range", (k, x))
         v = v.cdr
     return v
 
@@ -94,14 +94,14 @@ def p_list_tail(x: Any, k: Any) -> Any:
 def p_list_ref(x: Any, k: Any) -> Any:
     index_arg("list-ref", k)
     if k < 0:
-        raise LispexError("E311", "list-ref: index out of range", (x, k))
+        raise LispexError("E311", "list-ref: index out of range", (k, x))
     v = x
     for _ in range(k):
         if type(v) is not Pair:
-            raise LispexError("E311", "list-ref: index out of range", (x, k))
+            raise LispexError("E311", "list-ref: index out of range", (k, x))
         v = v.cdr
     if type(v) is not Pair:
-        raise LispexError("E311", "list-ref: index out of range", (x, k))
+        raise LispexError("E311", "list-ref: index out of range", (k, x))
     return v.car
 
 
@@ -117,7 +117,7 @@ def p_list_copy(x: Any) -> Any:
 
 def p_make_list(k: Any, fill: Any = 0) -> Any:
     if type(k) is not int or k < 0:
-        raise LispexError("E312", "make-list: expected a non-negative exact integer", (k,))
+        raise LispexError("E312", "make-list: expected an exact non-negative integer", (k,))
     if k > MAX_LENGTH:
         raise LispexError("E311", f"make-list: length {k} is larger than the largest "
                           f"supported length, {MAX_LENGTH}", (k,))
@@ -146,7 +146,7 @@ def _assoc(name: str, same: Any) -> Any:
         while type(v) is Pair:
             entry = v.car
             if type(entry) is not Pair:
-                raise LispexError("E310", f"{name}: expected a list of pairs", (lst,))
+                raise LispexError("E310", f"{name}: expected a pair", (entry,))
             if same(x, entry.car):
                 return entry
             v = v.cdr

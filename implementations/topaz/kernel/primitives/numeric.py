@@ -74,10 +74,10 @@ def p_div(first: Any, *rest: Any) -> Any:
     for x in args:
         number("/", x)
     if not rest:
-        return div("/", 1, first, args)
+        return div("/", 1, first, (1, first))
     acc = first
     for x in rest:
-        acc = div("/", acc, x, args)
+        acc = div("/", acc, x, (acc, x))  # a fault names the running quotient and divisor
     return acc
 
 
@@ -178,7 +178,7 @@ def p_exact(x: Any) -> Any:
 
 
 def p_inexact(x: Any) -> Any:
-    return to_float("exact->inexact", number("exact->inexact", x), (x,))
+    return to_float("inexact", number("inexact", x), (x,))
 
 
 def p_exact_integer_sqrt(n: Any) -> Any:
@@ -193,9 +193,9 @@ def p_number_to_string(x: Any, radix: Any = None) -> Any:
     if radix is None:
         return Str(number_text(x))
     if type(radix) is not int or radix not in (2, 8, 10, 16):
-        raise LispexError("E312", "number->string: the radix must be 2, 8, 10 or 16", (radix,))
+        raise LispexError("E312", "number->string: expected a radix of 2, 8, 10 or 16", (radix,))
     if type(x) is not int:
-        wrong("number->string", "an exact integer with a radix", x)
+        wrong("number->string", "an exact integer when a radix is given", x)
     if radix == 10:
         return Str(number_text(x))
     digits = format(abs(x), {2: "b", 8: "o", 16: "x"}[radix])
@@ -206,7 +206,7 @@ def p_string_to_number(s: Any, radix: Any = None) -> Any:
     if type(s) is not Str:
         wrong("string->number", "a string", s)
     if radix is not None and (type(radix) is not int or radix not in (2, 8, 10, 16)):
-        raise LispexError("E312", "string->number: the radix must be 2, 8, 10 or 16", (radix,))
+        raise LispexError("E312", "string->number: expected a radix of 2, 8, 10 or 16", (radix,))
     text = s.s
     if radix is not None and radix != 10:
         v = parse_radix_integer(text, radix)
@@ -214,7 +214,8 @@ def p_string_to_number(s: Any, radix: Any = None) -> Any:
     try:
         v = parse_decimal(text)
     except NotFinite:
-        raise LispexError("E314", "string->number: the number is not finite", (s,)) from None
+        raise LispexError("E314", "real literal is too large to be a finite number", (s,)) \
+            from None
     return False if v is None else v
 
 
@@ -227,8 +228,7 @@ def _predicate_number(name: str, test: Any) -> Any:
 
 def _parity(name: str, want: int) -> Any:
     def fn(x: Any) -> bool:
-        number(name, x)
-        if not is_integer(x):
+        if not is_number(x) or not is_integer(x):
             wrong(name, "an integer", x)
         return int(x) % 2 == want
     return fn

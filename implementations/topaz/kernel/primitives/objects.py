@@ -29,26 +29,28 @@ def vector_arg(name: str, v: Any) -> Vector:
 
 def _index(name: str, k: Any, n: int, container: Any) -> int:
     if type(k) is not int:
-        raise LispexError("E312", f"{name}: expected an exact integer index", (k,))
+        raise LispexError("E312", f"{name}: expected an exact integer", (k,))
     if not 0 <= k < n:
         raise LispexError("E311", f"{name}: index out of range", (k, container))
     return k
 
 
-def _range(name: str, n: int, args: tuple) -> tuple[int, int]:
+def _range(name: str, n: int, args: tuple, container: Any) -> tuple[int, int]:
     start = args[0] if len(args) > 0 else 0
     end = args[1] if len(args) > 1 else n
     for k in (start, end):
         if type(k) is not int:
-            raise LispexError("E312", f"{name}: expected an exact integer index", (k,))
-    if not 0 <= start <= end <= n:
-        raise LispexError("E311", f"{name}: index out of range", (start, end))
+            raise LispexError("E312", f"{name}: expected an exact integer", (k,))
+    if not 0 <= start <= n:
+        raise LispexError("E311", f"{name}: index out of range", (start, container))
+    if not start <= end <= n:
+        raise LispexError("E311", f"{name}: index out of range", (end, container))
     return start, end
 
 
 def _length(name: str, k: Any) -> int:
     if type(k) is not int or k < 0:
-        raise LispexError("E312", f"{name}: expected a non-negative exact integer", (k,))
+        raise LispexError("E312", f"{name}: expected an exact non-negative integer", (k,))
     if k > MAX_LENGTH:
         raise LispexError("E311", f"{name}: length {k} is larger than the largest supported "
                           f"length, {MAX_LENGTH}", (k,))
@@ -77,13 +79,13 @@ def p_make_vector(k: Any, fill: Any = 0) -> Any:
 
 def p_vector_to_list(v: Any, *args: Any) -> Any:
     vec = vector_arg("vector->list", v)
-    a, b = _range("vector->list", len(vec.items), args)
+    a, b = _range("vector->list", len(vec.items), args, v)
     return list_from(vec.items[a:b])
 
 
 def p_vector_copy(v: Any, *args: Any) -> Any:
     vec = vector_arg("vector-copy", v)
-    a, b = _range("vector-copy", len(vec.items), args)
+    a, b = _range("vector-copy", len(vec.items), args, v)
     return Vector(vec.items[a:b])
 
 
@@ -126,7 +128,7 @@ def _all_same(name: str, kind: type, what: str) -> Any:
 
 def p_error(message: Any, *irritants: Any) -> Any:
     if type(message) is not Str:
-        raise LispexError("E312", "error: expected a string message", (message,))
+        raise LispexError("E312", "error: expected a string as the message", (message,))
     # the back ends' condition code turns the fault into the error object handlers see
     raise LispexError("E330", message.s, irritants)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from itertools import pairwise
 from typing import Any
 
@@ -68,28 +67,28 @@ def _ops() -> list[tuple[str, Any]]:
 
 
 def p_integer_to_char(n: Any) -> Any:
-    if type(n) is not int:
-        raise LispexError("E312", "integer->char: expected an exact integer", (n,))
-    if not (0 <= n <= 0x10FFFF) or 0xD800 <= n <= 0xDFFF:
-        raise LispexError("E312", "integer->char: not a Unicode scalar value", (n,))
+    if type(n) is not int or not (0 <= n <= 0x10FFFF) or 0xD800 <= n <= 0xDFFF:
+        raise LispexError("E312", "integer->char: expected a Unicode scalar value", (n,))
     return Char(n)
 
 
-def _range(name: str, n: int, args: tuple) -> tuple[int, int]:
+def _range(name: str, n: int, args: tuple, container: Any) -> tuple[int, int]:
     start = args[0] if len(args) > 0 else 0
     end = args[1] if len(args) > 1 else n
     for k in (start, end):
         if type(k) is not int:
-            raise LispexError("E312", f"{name}: expected an exact integer index", (k,))
-    if not 0 <= start <= end <= n:
-        raise LispexError("E311", f"{name}: index out of range", (start, end))
+            raise LispexError("E312", f"{name}: expected an exact integer", (k,))
+    if not 0 <= start <= n:
+        raise LispexError("E311", f"{name}: index out of range", (start, container))
+    if not start <= end <= n:
+        raise LispexError("E311", f"{name}: index out of range", (end, container))
     return start, end
 
 
 def p_string_ref(s: Any, k: Any) -> Any:
     text = string_arg("string-ref", s)
     if type(k) is not int:
-        raise LispexError("E312", "string-ref: expected an exact integer index", (k,))
+        raise LispexError("E312", "string-ref: expected an exact integer", (k,))
     if not 0 <= k < len(text):
         raise LispexError("E311", "string-ref: index out of range", (k, s))
     return Char(ord(text[k]))
@@ -97,19 +96,19 @@ def p_string_ref(s: Any, k: Any) -> Any:
 
 def p_substring(s: Any, start: Any, end: Any) -> Any:
     text = string_arg("substring", s)
-    a, b = _range("substring", len(text), (start, end))
+    a, b = _range("substring", len(text), (start, end), s)
     return Str(text[a:b])
 
 
 def p_string_copy(s: Any, *args: Any) -> Any:
     text = string_arg("string-copy", s)
-    a, b = _range("string-copy", len(text), args)
+    a, b = _range("string-copy", len(text), args, s)
     return Str(text[a:b])
 
 
 def p_make_string(k: Any, fill: Any = None) -> Any:
     if type(k) is not int or k < 0:
-        raise LispexError("E312", "make-string: expected a non-negative exact integer", (k,))
+        raise LispexError("E312", "make-string: expected an exact non-negative integer", (k,))
     ch = " " if fill is None else chr(char_arg("make-string", fill))
     if k > MAX_LENGTH:
         raise LispexError("E311", f"make-string: length {k} is larger than the largest "
@@ -119,23 +118,25 @@ def p_make_string(k: Any, fill: Any = None) -> Any:
 
 def p_string_to_list(s: Any, *args: Any) -> Any:
     text = string_arg("string->list", s)
-    a, b = _range("string->list", len(text), args)
+    a, b = _range("string->list", len(text), args, s)
     return list_from([Char(ord(c)) for c in text[a:b]])
 
 
 def p_string_to_vector(s: Any, *args: Any) -> Any:
     text = string_arg("string->vector", s)
-    a, b = _range("string->vector", len(text), args)
+    a, b = _range("string->vector", len(text), args, s)
     return Vector([Char(ord(c)) for c in text[a:b]])
 
 
 def p_vector_to_string(v: Any, *args: Any) -> Any:
     if type(v) is not Vector:
         raise LispexError("E312", "vector->string: expected a vector", (v,))
-    a, b = _range("vector->string", len(v.items), args)
+    a, b = _range("vector->string", len(v.items), args, v)
     out = []
     for c in v.items[a:b]:
-        out.append(chr(char_arg("vector->string", c)))
+        if type(c) is not Char:
+            raise LispexError("E312", "vector->string: expected a vector of characters", (c,))
+        out.append(chr(c.code))
     return Str("".join(out))
 
 
@@ -171,11 +172,11 @@ def p_char_whitespace(c: Any) -> bool:
 
 
 def p_char_upper(c: Any) -> bool:
-    return unicodedata.category(chr(char_arg("char-upper-case?", c))) == "Lu"
+    return chr(char_arg("char-upper-case?", c)).isupper()  # the Unicode Uppercase property
 
 
 def p_char_lower(c: Any) -> bool:
-    return unicodedata.category(chr(char_arg("char-lower-case?", c))) == "Ll"
+    return chr(char_arg("char-lower-case?", c)).islower()  # Lowercase: ª and º count
 
 
 IMPLS: dict[str, Any] = {
