@@ -253,6 +253,12 @@ class Scanner:
 
     def string(self, p: tuple[int, int, int]) -> None:  # noqa: C901
         t, n = self.t, len(self.t)
+        # the extent first: a string with no closing quote is unterminated, whatever is in it
+        k = self.i + 1
+        while k < n and t[k] != '"':
+            k += 2 if t[k] == "\\" else 1
+        if k >= n:
+            raise self.fail("E100", "unterminated string", p, n)
         out: list[str] = []
         j = self.i + 1
         while True:

@@ -152,13 +152,15 @@ def _gcd_arg(name: str, x: Any) -> Any:
 
 
 def p_gcd(*args: Any) -> Any:
-    inexact = any(type(_gcd_arg("gcd", x)) is float for x in args)
+    inexact = [type(_gcd_arg("gcd", x)) is float for x in args]  # every argument checked
+    inexact = any(inexact)
     r = reduce(math.gcd, (int(x) for x in args), 0)
     return float(r) if inexact else r
 
 
 def p_lcm(*args: Any) -> Any:
-    inexact = any(type(_gcd_arg("lcm", x)) is float for x in args)
+    inexact = [type(_gcd_arg("lcm", x)) is float for x in args]  # every argument checked
+    inexact = any(inexact)
     r = 1
     for x in args:
         v = abs(int(x))
@@ -178,7 +180,7 @@ def p_exact(x: Any) -> Any:
 
 
 def p_inexact(x: Any) -> Any:
-    return to_float("inexact", number("inexact", x), (x,))
+    return to_float("inexact", number("exact->inexact", x), (x,))
 
 
 def p_exact_integer_sqrt(n: Any) -> Any:
