@@ -12,6 +12,7 @@ The bugs are written for this benchmark and are not the four in tests/harness/fa
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
@@ -53,13 +54,17 @@ def _prims(impl: str) -> dict:
 def patch_primitive(impl: str, name: str, make: Callable[[Callable], Callable]) -> None:
     """Replace primitive ``name`` (and its aliases) in ``impl``'s table with ``make(real)``,
     called the same way as the real function."""
-    from implementations.lispex.values import Primitive
-
     prims = _prims(impl)
     old = prims[name]
-    new = Primitive(name, make(old.fn), old.min_args, old.max_args, warning=old.warning,
-                    guest=old.guest, backend=old.backend, family=old.family,
-                    needs_context=old.needs_context)
+    if hasattr(old, "family"):  # a primitive of the lispex kernel
+        from implementations.lispex.values import Primitive
+
+        new = Primitive(name, make(old.fn), old.min_args, old.max_args, warning=old.warning,
+                        guest=old.guest, backend=old.backend, family=old.family,
+                        needs_context=old.needs_context)
+    else:  # a primitive of the topaz kernel: the same fields, another function
+        new = copy.copy(old)
+        new.fn = make(old.fn)
     for k, v in list(prims.items()):
         if v is old:
             prims[k] = new
