@@ -6,6 +6,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..errors import LispexError
+from ..unicode import has
 from ..values import Char, Str, Symbol, Vector, list_from
 
 MAX_LENGTH = 10_000_000
@@ -160,7 +161,7 @@ def p_string_to_symbol(s: Any) -> Any:
 
 
 def p_char_alphabetic(c: Any) -> bool:
-    return chr(char_arg("char-alphabetic?", c)).isalpha()
+    return has("Alphabetic", char_arg("char-alphabetic?", c))
 
 
 def p_char_numeric(c: Any) -> bool:
@@ -168,7 +169,7 @@ def p_char_numeric(c: Any) -> bool:
 
 
 def p_char_whitespace(c: Any) -> bool:
-    return chr(char_arg("char-whitespace?", c)).isspace()
+    return has("White_Space", char_arg("char-whitespace?", c))
 
 
 def p_char_upper(c: Any) -> bool:
