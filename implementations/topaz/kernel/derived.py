@@ -205,10 +205,11 @@ class Derived:
         specs_d, test_d = items[1], items[2]
         if type(specs_d) is not Seq or specs_d.tail is not None:
             raise _malformed("do needs a list of (variable init [step])", specs_d.span)
-        specs = []
-        for s in specs_d.items:
+        for s in specs_d.items:  # every spec's shape first, then the names
             if type(s) is not Seq or s.tail is not None or not 2 <= len(s.items) <= 3:
                 raise _malformed("a do variable is (variable init [step])", s.span)
+        specs = []
+        for s in specs_d.items:
             specs.append((self.binder(s.items[0]), s.items[1],
                           s.items[2] if len(s.items) == 3 else None, s.items[0].span))
         if type(test_d) is not Seq or test_d.tail is not None or not test_d.items:
@@ -241,8 +242,10 @@ class Derived:
     def guard(self, d: Seq, sc: Scope, tail: bool) -> Any:
         items = d.items
         spec = items[1] if len(items) > 1 else None
+        if type(spec) is Seq and spec.tail is None and spec.items:
+            self.binder(spec.items[0])  # a bad variable is reported where it is written
         if spec is None or type(spec) is not Seq or spec.tail is not None or \
-                len(spec.items) < 2 or symbol_name(spec.items[0]) is None or len(items) < 3:
+                len(spec.items) < 2 or len(items) < 3:
             raise _malformed("guard needs (variable clause ...) and a body", d.span)
         var = self.binder(spec.items[0])
         clauses = spec.items[1:]

@@ -67,7 +67,7 @@ class Normalizer(Derived):
         """The name a binding position holds, checked: E120, E110, or E130 for a non-name."""
         name = symbol_name(d)
         if name is None:
-            raise malformed("expected an identifier", d.span)
+            raise malformed("expected an identifier to bind", d.span)
         if name in FORBIDDEN:
             raise self.forbidden(name, d.span)
         if name in RESERVED:
@@ -112,7 +112,7 @@ class Normalizer(Derived):
             raise malformed("module needs a name", d.span)
         name = d.items[1]
         if symbol_name(name) is None:
-            raise malformed("a module name is a symbol", name.span)
+            raise malformed("a module name is a symbol", d.span)
         body = d.items[2:]
         i = 0
         while i < len(body) and type(body[i]) is Seq and body[i].items and \
@@ -145,7 +145,7 @@ class Normalizer(Derived):
             raise malformed("define needs a name and a value", d.span)
         target = items[1]
         if type(target) is Seq:
-            if not target.items:
+            if not target.items or symbol_name(target.items[0]) is None:
                 raise malformed("define needs a name and a value", d.span)
             name = self.binder(target.items[0])
             if len(items) < 3:
@@ -154,6 +154,8 @@ class Normalizer(Derived):
             lam = Seq([Atom(Symbol("lambda"), items[0].span), formals, *items[2:]], None,
                       d.span)
             return name, lam, d.span
+        if symbol_name(target) is None:
+            raise malformed("define needs a name and a value", d.span)
         name = self.binder(target)
         if len(items) != 3:
             raise malformed("define needs exactly one value", d.span)
@@ -210,19 +212,14 @@ class Normalizer(Derived):
 
     def body(self, items: list, sc: Scope, tail: bool, span: Span) -> Any:
         """A body: leading internal definitions (one letrec), then at least one expression."""
-        defs: list[tuple[str, Any, Span]] = []
         i = 0
-        while i < len(items):
-            d = items[i]
-            if type(d) is Seq and d.items and symbol_name(d.items[0]) == "define" \
-                    and sc.lookup("define") is None:
-                defs.append(self.define_parts(d))
-                i += 1
-            else:
-                break
+        while i < len(items) and type(items[i]) is Seq and items[i].items and \
+                symbol_name(items[i].items[0]) == "define":
+            i += 1
         rest = items[i:]
         if not rest:
-            raise malformed("a body needs at least one expression", span)
+            raise malformed("a body needs at least one expression after its definitions", span)
+        defs = [self.define_parts(d) for d in items[:i]]
         for d in rest:
             if type(d) is Seq and d.items and symbol_name(d.items[0]) == "define":
                 raise malformed("define is only allowed at the start of a body", d.span)
@@ -311,13 +308,10 @@ class Normalizer(Derived):
     def bindings(self, b: Any, form: Seq) -> list[tuple[str, Any, Span]]:
         if type(b) is not Seq or b.tail is not None:
             raise malformed("bindings must be a list of (name value)", b.span)
-        out = []
-        for x in b.items:
+        for x in b.items:  # every binding's shape first, then the names
             if type(x) is not Seq or x.tail is not None or len(x.items) != 2:
                 raise malformed("a binding is (name value)", x.span)
-            name = self.binder(x.items[0])
-            out.append((name, x.items[1], x.items[0].span))
-        return out
+        return [(self.binder(x.items[0]), x.items[1], x.items[0].span) for x in b.items]
 
     def let(self, d: Seq, sc: Scope, tail: bool) -> Any:
         items = d.items
