@@ -201,7 +201,7 @@ class Scanner:
         if word in ("#f", "#false"):
             self.emit(Token("atom", self.span_from(p), False, word))
             return
-        if word.startswith("#lang"):
+        if word == "#lang":
             raise self.fail("E120", "#lang lines are not supported in Lispex", p,
                             irritant=write_string(word))
         if len(word) > 1 and word[1] in "xXeEiIbBoOdD":
