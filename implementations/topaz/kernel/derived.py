@@ -82,21 +82,21 @@ class Derived:
         clauses = d.items[1:]
         if not clauses:
             raise _malformed("cond needs at least one clause", d.span)
-        for i, c in enumerate(clauses):
-            items = _clause_items(c)
-            if _is(items[0], "else") and i != len(clauses) - 1:
-                raise _malformed("else must be the last cond clause", c.span)
-            if len(items) > 1 and _is(items[1], "=>"):
-                raise _malformed("cond => clauses are not supported in Lispex", c.span)
-            if _is(items[0], "else") and len(items) == 1:
-                raise _malformed("else needs at least one expression", c.span)
         return self._cond(clauses, 0, sc, tail, d.span)
 
     def _cond(self, clauses: list, i: int, sc: Scope, tail: bool, span: Any) -> Any:
+        """The clauses from ``i`` on, each checked as it is reached (a fault in an earlier
+        clause's test comes before a malformed later clause)."""
         if i == len(clauses):
             return ir.ValuesNode([], span)
         c = clauses[i]
-        items = c.items
+        items = _clause_items(c)
+        if _is(items[0], "else") and i != len(clauses) - 1:
+            raise _malformed("else must be the last cond clause", c.span)
+        if len(items) > 1 and _is(items[1], "=>"):
+            raise _malformed("cond => clauses are not supported in Lispex", c.span)
+        if _is(items[0], "else") and len(items) == 1:
+            raise _malformed("else needs at least one expression", c.span)
         if _is(items[0], "else"):
             return self.sequence(items[1:], sc, tail, c.span)
         test = self.expr(items[0], sc, False)

@@ -220,9 +220,6 @@ class Normalizer(Derived):
         if not rest:
             raise malformed("a body needs at least one expression after its definitions", span)
         defs = [self.define_parts(d) for d in items[:i]]
-        for d in rest:
-            if type(d) is Seq and d.items and symbol_name(d.items[0]) == "define":
-                raise malformed("define is only allowed at the start of a body", d.span)
         if not defs:
             return self.sequence(rest, sc, tail, span)
         self.distinct([(n, _name_span(dspan, n, items)) for n, _v, dspan in defs])
@@ -283,11 +280,6 @@ class Normalizer(Derived):
     def begin(self, d: Seq, sc: Scope, tail: bool) -> Any:
         if len(d.items) < 2:
             raise malformed("begin needs at least one expression", d.span)
-        for sub in d.items[1:]:
-            if type(sub) is Seq and sub.items and symbol_name(sub.items[0]) in ("define",
-                                                                               "module"):
-                word = symbol_name(sub.items[0])
-                raise malformed(f"{word} is not allowed here", sub.span)
         return self.sequence(d.items[1:], sc, tail, d.span)
 
     def set_(self, d: Seq, sc: Scope, tail: bool) -> Any:
