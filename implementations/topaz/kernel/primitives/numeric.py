@@ -168,7 +168,7 @@ def p_lcm(*args: Any) -> Any:
             r = 0
             break
         r = r * v // math.gcd(r, v)
-    return float(r) if inexact else r
+    return to_float("lcm", r, (r,)) if inexact else r
 
 
 def p_square(x: Any) -> Any:
