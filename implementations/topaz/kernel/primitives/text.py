@@ -42,8 +42,10 @@ def _simple_lower(code: int) -> int:
 
 
 def _fold(code: int) -> int:
+    # simple case folding: where the full folding is several characters (U+0130, ß) there is
+    # no simple one and the character folds to itself
     u = chr(code).casefold()
-    return ord(u) if len(u) == 1 else _simple_lower(code)
+    return ord(u) if len(u) == 1 else code
 
 
 def _char_compare(name: str, op: Any, key: Any) -> Any:
