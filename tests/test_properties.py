@@ -33,7 +33,7 @@ from implementations.lispex.normalizer import normalize
 from implementations.lispex.observation import STATUSES, Observation
 from implementations.lispex.printer import write_string
 from implementations.lispex.reader import read_datum_text, read_source
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 from implementations.lispex.syntax import to_value
 from implementations.lispex.values import NIL, Bytevector, Char, Pair, Str, Vector, list_from, sym
 

@@ -139,7 +139,7 @@ def _tt_rounding_loses_negative_zero() -> None:
      "(define fs '())\n(do ((i 0 (+ i 1))) ((= i 3)) (set! fs (cons (lambda () i) fs)))\n"
      "(map (lambda (f) (f)) fs)")
 def _tv_inline_loop_shares_closure() -> None:
-    from implementations.lispex import core_ir as ir
+    from implementations.topaz.kernel import core_ir as ir
     from implementations.topaz.vm import analysis
 
     def inline_candidate(self, app, frames):
@@ -168,7 +168,7 @@ def _tv_inline_loop_shares_closure() -> None:
      "(define (probe)\n  (let ((n 0))\n    (define (bump!) (set! n (+ n 1)) n)\n"
      "    (list n (bump!) n)))\n(probe)")
 def _tv_closure_set_not_mutable() -> None:
-    from implementations.lispex import core_ir as ir
+    from implementations.topaz.kernel import core_ir as ir
     from implementations.topaz.vm import analysis
 
     real = analysis._Walker.walk
@@ -248,7 +248,7 @@ def _tv_string_prefix_order() -> None:
      "the copy fails with E312",
      "(define v (vector-copy '#(1 2 3)))\n(vector-set! v 0 'x)\nv")
 def _tv_vector_copy_keeps_literal() -> None:
-    from implementations.lispex.values import Vector
+    from implementations.topaz.kernel.values import Vector
 
     # Realistic: the copy was made "like the original", mutability flag included.
     def make(real):

@@ -53,7 +53,7 @@ def _upcase_ascii() -> None:
      "length of an improper list counts its pairs instead of failing",
      "(length (cons 1 (cons 2 3)))")
 def _length_improper() -> None:
-    from implementations.lispex.values import Pair
+    from implementations.topaz.kernel.values import Pair
 
     def make(real):
         def length(x):
