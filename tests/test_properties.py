@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from implementations import registry
+from implementations.kernels import evaluate
 from implementations.lispex import core_ir as ir
 from implementations.lispex.equality import equal
 from implementations.lispex.errors import LispexError, ResourceExhausted, catalog
@@ -33,7 +34,6 @@ from implementations.lispex.normalizer import normalize
 from implementations.lispex.observation import STATUSES, Observation
 from implementations.lispex.printer import write_string
 from implementations.lispex.reader import read_datum_text, read_source
-from implementations.kernels import evaluate
 from implementations.lispex.syntax import to_value
 from implementations.lispex.values import NIL, Bytevector, Char, Pair, Str, Vector, list_from, sym
 

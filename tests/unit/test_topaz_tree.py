@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from implementations import registry
+from implementations.topaz import tree as topaz_tree
 from implementations.topaz.kernel import printer as kernel_printer
 from implementations.topaz.kernel.context import RunContext
 from implementations.topaz.kernel.meters import Meter
@@ -33,7 +34,6 @@ from implementations.topaz.kernel.values import (
     list_from,
     sym,
 )
-from implementations.topaz import tree as topaz_tree
 from implementations.topaz.tree import printer, stack
 from implementations.topaz.tree.objects import Closure, Continuation
 

@@ -16,9 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from implementations import registry
-from implementations.topaz.kernel.printer import display_text as display_string, write_text as write_string
-from implementations.topaz.kernel.reader import read_source
 from implementations.kernels import evaluate
+from implementations.topaz import vm as topaz_vm
+from implementations.topaz.kernel.printer import display_text as display_string
+from implementations.topaz.kernel.printer import write_text as write_string
+from implementations.topaz.kernel.reader import read_source
 from implementations.topaz.kernel.values import (
     NIL,
     Bytevector,
@@ -30,7 +32,6 @@ from implementations.topaz.kernel.values import (
     list_from,
     sym,
 )
-from implementations.topaz import vm as topaz_vm
 from implementations.topaz.vm.objects import Closure, Continuation
 from implementations.topaz.vm.printer import display_text, write_text
 
