@@ -7,6 +7,7 @@ limit; a denied one leaves the axis at its limit and ends the run with the axis'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .data import table
 from .errors import ResourceExhausted
@@ -27,9 +28,10 @@ class Axis:
     code: str
 
 
-def axes() -> list[Axis]:
-    return [Axis(a["id"], a["limit_field"], a["usage_field"], a["exhaustion_code"])
-            for a in table("profiles")["axis"]]
+@cache
+def axes() -> tuple[Axis, ...]:
+    return tuple(Axis(a["id"], a["limit_field"], a["usage_field"], a["exhaustion_code"])
+            for a in table("profiles")["axis"])
 
 
 def profiles() -> dict[str, dict]:
@@ -40,11 +42,16 @@ def default_profile() -> str:
     return next(p["id"] for p in table("profiles")["profile"] if p.get("default"))
 
 
+@cache
+def _codes() -> dict[str, str]:
+    return {a.id: a.code for a in axes()}
+
+
 class Meter:
     def __init__(self, limits: dict[str, int]) -> None:
         self.limits = dict(limits)
         self.used = {a: 0 for a in self.limits}
-        self._codes = {a.id: a.code for a in axes()}
+        self._codes = _codes()
 
     def remaining(self, axis: str) -> int:
         return self.limits[axis] - self.used[axis]

@@ -151,6 +151,17 @@ def _runtime_diagnostic(err: Any, ctx_site: Any) -> Diagnostic:
                       [write_text(x) for x in err.irritants], span)
 
 
+_PRODUCT_IDS: dict[type, str] = {}
+
+
+def _product_id(backend: Any) -> str:
+    """A product's identity is over its files, which do not change while it runs."""
+    pid = _PRODUCT_IDS.get(type(backend))
+    if pid is None:
+        pid = _PRODUCT_IDS[type(backend)] = backend.product_id()
+    return pid
+
+
 def _resource(obs: Observation, e: ResourceExhausted) -> None:
     axis = next((a.id for a in axes() if a.code == e.code), "recursion-limit")
     obs.status = "resource"
@@ -168,7 +179,7 @@ def evaluate(source: bytes, backend: Any, filename: str = "program.lspx",
     input_value = NO_INPUT if input_text is None else read_input(input_text)
     meter = Meter(lim)
     obs = Observation(backend.id, "ok", profile=pid)
-    obs.products["product_id"] = backend.product_id()
+    obs.products["product_id"] = _product_id(backend)
     ctx = RunContext(meter)
     try:
         program = front_end(source, filename, meter)
