@@ -32,6 +32,7 @@ from implementations.lispex.forms import FORBIDDEN, RESERVED
 from implementations.lispex.meters import AXIS_IDS, Meter, axes
 from implementations.lispex.normalizer import normalize
 from implementations.lispex.observation import STATUSES, Observation
+from implementations.topaz.kernel.observation import Observation as TopazObservation
 from implementations.lispex.printer import write_string
 from implementations.lispex.reader import read_datum_text, read_source
 from implementations.lispex.syntax import to_value
@@ -393,7 +394,7 @@ def small_limits() -> st.SearchStrategy[dict[str, int]]:
 
 
 def assert_consistent(obs: Any) -> None:
-    assert isinstance(obs, Observation)
+    assert isinstance(obs, (Observation, TopazObservation))  # each kernel makes its own
     assert obs.status in STATUSES and obs.status != "infrastructure-error", obs.faults
     assert obs.exit_status == EXIT[obs.status]
     if obs.status == "ok":

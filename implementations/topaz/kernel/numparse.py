@@ -49,6 +49,17 @@ def _integer_end(tok: str, i: int) -> int:
     return _digits(tok, i)
 
 
+def decimal_int(digits: str) -> int:
+    """``int(digits)`` for any length: CPython refuses strings past 4300 digits, so long ones
+    are converted in halves."""
+    if len(digits) <= 4000:
+        return int(digits)
+    sign = -1 if digits.startswith("-") else 1
+    body = digits.lstrip("-")
+    half = len(body) // 2
+    return sign * (decimal_int(body[:half]) * 10 ** (len(body) - half) + decimal_int(body[half:]))
+
+
 def parse_decimal(tok: str) -> Any:
     """The number ``tok`` denotes, or None when it is not one. Raises NotFinite for a real
     literal out of double range."""
@@ -57,11 +68,11 @@ def parse_decimal(tok: str) -> Any:
     if end == n:
         if tok == "-0":
             return None
-        return int(tok)
+        return decimal_int(tok)
     if end > 0 and tok[end] == "/" and tok != "-0" and tok[:end] != "-0":
         d = end + 1
         if d < n and tok[d] in DIGITS and tok[d] != "0" and _digits(tok, d) == n:
-            q = Fraction(int(tok[:end]), int(tok[d:]))
+            q = Fraction(decimal_int(tok[:end]), decimal_int(tok[d:]))
             return q.numerator if q.denominator == 1 else q
         return None
     return _real(tok)
