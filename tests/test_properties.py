@@ -32,11 +32,11 @@ from implementations.lispex.forms import FORBIDDEN, RESERVED
 from implementations.lispex.meters import AXIS_IDS, Meter, axes
 from implementations.lispex.normalizer import normalize
 from implementations.lispex.observation import STATUSES, Observation
-from implementations.topaz.kernel.observation import Observation as TopazObservation
 from implementations.lispex.printer import write_string
 from implementations.lispex.reader import read_datum_text, read_source
 from implementations.lispex.syntax import to_value
 from implementations.lispex.values import NIL, Bytevector, Char, Pair, Str, Vector, list_from, sym
+from implementations.topaz.kernel.observation import Observation as TopazObservation
 
 ROOT = Path(__file__).resolve().parent.parent
 PROPERTY = settings(max_examples=200, deadline=None,
