@@ -31,7 +31,7 @@ from pathlib import Path
 import common  # noqa: I001 (puts the repository root on sys.path before the imports below)
 
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 TAILLOOP = common.PROGRAMS_DIR / "tailloop.lspx"
 STEPS_LITERAL = re.compile(r"\(loop 1000000 0\)")

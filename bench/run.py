@@ -30,7 +30,7 @@ from typing import Any
 import common  # noqa: I001 (puts the repository root on sys.path before the imports below)
 
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 PYTHON = "python"
 MIN_SAMPLE = 0.05  # seconds: shorter runs are repeated back to back within one sample

@@ -69,7 +69,7 @@ def _libc_prctl() -> Any:
 class Template:
     def __init__(self, preload: list[str]) -> None:
         from . import registry, worker
-        from .lispex.run import evaluate
+        from .kernels import evaluate
 
         self.worker = worker
         self.registry = registry

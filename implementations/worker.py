@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from . import bigstack, registry
-from .lispex.run import InputError, evaluate
+from .kernels import evaluate, input_errors
 
 SCHEMA = "lispex.court-worker/v1"
 PEAK_RESET = "/proc/self/clear_refs"
@@ -125,7 +125,7 @@ def handle(req: dict, backend: Any, peak: PeakRss) -> dict:
     try:
         obs = evaluate(source, backend, filename=filename, input_text=req.get("input"),
                        profile_id=req.get("profile"), limits=req.get("limits") or {})
-    except InputError as e:
+    except input_errors() as e:
         peak.stop()
         return {"id": rid, "ok": False, "error": {"kind": "input-error",
                                                    "message": e.diagnostic.render()}}

@@ -11,7 +11,7 @@ import pytest
 
 from court.corpus import discover, normative
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = discover([ROOT / "corpus" / "conformance"])

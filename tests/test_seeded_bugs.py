@@ -14,7 +14,7 @@ import pytest
 from bench.seeded_bugs.registry import BACKENDS, BUGS, FAMILIES
 from court.verdict import project
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKER = ROOT / "bench" / "seeded_bugs" / "worker.py"

@@ -6,6 +6,7 @@ This module imports no bug module; the bug modules import it, and `registry` fin
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,13 +64,17 @@ def primitives(impl: str) -> dict:
 def patch_primitive(impl: str, name: str, make: Callable[[Callable], Callable]) -> None:
     """Replace primitive ``name`` (and its aliases) in ``impl``'s table with ``make(real)``,
     called the same way as the real function."""
-    from implementations.lispex.values import Primitive
-
     prims = primitives(impl)
     old = prims[name]
-    new = Primitive(name, make(old.fn), old.min_args, old.max_args, warning=old.warning,
-                    guest=old.guest, backend=old.backend, family=old.family,
-                    needs_context=old.needs_context)
+    if hasattr(old, "family"):  # a primitive of the lispex kernel
+        from implementations.lispex.values import Primitive
+
+        new = Primitive(name, make(old.fn), old.min_args, old.max_args, warning=old.warning,
+                        guest=old.guest, backend=old.backend, family=old.family,
+                        needs_context=old.needs_context)
+    else:  # a primitive of the topaz kernel: the same fields, another function
+        new = copy.copy(old)
+        new.fn = make(old.fn)
     for k, v in list(prims.items()):
         if v is old:
             prims[k] = new

@@ -31,7 +31,7 @@ def main() -> int:
         BUGS[args.bug].apply()
     if args.check:
         from implementations import registry
-        from implementations.lispex.run import evaluate
+        from implementations.kernels import evaluate
 
         try:
             obs = evaluate(Path(args.check).read_bytes(), registry.load(args.impl),

@@ -14,7 +14,8 @@ from .usage import UsageError
 def run_eval(args: argparse.Namespace) -> int:
     # Here, not at the top: the evaluator is loaded only by the command that runs it in process.
     from implementations import registry
-    from implementations.lispex.run import InputError, evaluate, resolve_limits
+    from implementations.kernels import evaluate, input_errors
+    from implementations.lispex.run import resolve_limits
 
     checks.nonempty(args, "impl")
     checks.check_profile(args.profile)
@@ -32,7 +33,7 @@ def run_eval(args: argparse.Namespace) -> int:
     try:
         obs = evaluate(source, backend, filename=args.program, input_text=input_text,
                        profile_id=args.profile, limits=limits)
-    except InputError as e:
+    except input_errors() as e:
         raise UsageError(f"court: invalid input datum: {e.diagnostic.render()}") from None
     # Lispex text is UTF-8 whatever the terminal's locale says: write bytes.
     out, err = sys.stdout.buffer, sys.stderr.buffer

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from implementations import bigstack, registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from court.verdict import judge
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = {i: registry.load(i) for i in registry.ids()}

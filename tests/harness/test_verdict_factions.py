@@ -216,7 +216,7 @@ def _config(tmp_path: Path) -> Path:
     path = tmp_path / "court.toml"
     path.write_text(f"""
 [products.vm-apply-bug]
-command = ["{py}", "{worker}", "--bug", "blind9-apply-spreads-second", "--impl", "vm"]
+command = ["{py}", "{worker}", "--bug", "apply-spreads-second", "--impl", "vm"]
 meter_model = "lispex-transitions/v1"
 lineage = "lispex-kernel"
 [products.tree-meter-bug]

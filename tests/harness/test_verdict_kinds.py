@@ -149,7 +149,7 @@ def test_a_run_that_disowns_its_count_may_meet_another_limit_where_the_model_mee
 
 def test_the_recursion_through_dynamic_wind_found_by_seed_34_is_not_a_finding():
     from implementations import registry
-    from implementations.lispex.run import evaluate
+    from implementations.kernels import evaluate
 
     # the program as the campaign minimised it: where the two limits fall depends on every call
     source = (b"(define (f1 p2 p3 . p4) p2)\n(define (loop5 n6) (or (< n6 0) ((= n6 0) ((= n6 0) "

@@ -78,7 +78,8 @@ def test_a_loner_inside_its_own_lineage_counts_members():
 
 def test_manifests_carry_lineages():
     products = builtin_products()
-    assert {products[m].lineage for m in KERNEL} == {"lispex-kernel"}
+    assert {products[m].lineage for m in ("tree", "vm")} == {"lispex-kernel"}
+    assert {products[m].lineage for m in ("topaz-tree", "topaz-vm")} == {"topaz-kernel"}
     assert products["guile"].lineage == "guile" and products["guile"].requires == ["guile"]
     assert FIXED_COURTS["witness"] == ("tree", "guile")
 
@@ -102,7 +103,8 @@ def test_court_products_json_shows_lineages(capsys):
     r = json.loads(capsys.readouterr().out)
     rows = {p["id"]: p for p in r["products"]}
     assert rows["tree"]["lineage"] == "lispex-kernel" and rows["guile"]["lineage"] == "guile"
-    assert set(r["lineages"]["lispex-kernel"]) == set(KERNEL)
+    assert set(r["lineages"]["lispex-kernel"]) == {"tree", "vm"}
+    assert set(r["lineages"]["topaz-kernel"]) == {"topaz-tree", "topaz-vm"}
     assert r["courts"]["witness"] == ["tree", "guile"]
 
 

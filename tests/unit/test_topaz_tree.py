@@ -16,13 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from implementations import registry
-from implementations.lispex import printer as kernel_printer
-from implementations.lispex.context import RunContext
-from implementations.lispex.meters import Meter
-from implementations.lispex.normalizer import normalize
-from implementations.lispex.reader import read_source
-from implementations.lispex.run import NO_INPUT, evaluate, resolve_limits
-from implementations.lispex.values import (
+from implementations.topaz import tree as topaz_tree
+from implementations.topaz.kernel import printer as kernel_printer
+from implementations.topaz.kernel.context import RunContext
+from implementations.topaz.kernel.meters import Meter
+from implementations.topaz.kernel.normalizer import normalize
+from implementations.topaz.kernel.reader import read_source
+from implementations.topaz.kernel.run import NO_INPUT, evaluate, resolve_limits
+from implementations.topaz.kernel.values import (
     NIL,
     Bytevector,
     Char,
@@ -33,7 +34,6 @@ from implementations.lispex.values import (
     list_from,
     sym,
 )
-from implementations.topaz import tree as topaz_tree
 from implementations.topaz.tree import printer, stack
 from implementations.topaz.tree.objects import Closure, Continuation
 
@@ -168,7 +168,7 @@ def test_a_compiled_program_runs_again_from_a_fresh_state():
         ctx = RunContext(meter)
         result = BACKEND.execute(prepared, value, ctx, meter)
         assert ctx.stdout() == "1"
-        assert kernel_printer.write_string(result) == f"(1 {value})"
+        assert kernel_printer.write_text(result) == f"(1 {value})"
     meter = Meter(resolve_limits(None, None)[1])
     with pytest.raises(Exception) as info:
         BACKEND.execute(prepared, NO_INPUT, RunContext(meter), meter)
@@ -235,8 +235,8 @@ def cyclic(draw):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(values, cyclic()))
 def test_printer_matches_the_kernel_printer(x):
-    assert printer.write_text(x) == kernel_printer.write_string(x)
-    assert printer.display_text(x) == kernel_printer.display_string(x)
+    assert printer.write_text(x) == kernel_printer.write_text(x)
+    assert printer.display_text(x) == kernel_printer.display_text(x)
 
 
 def test_printer_examples():

@@ -16,10 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from implementations import registry
-from implementations.lispex.printer import display_string, write_string
-from implementations.lispex.reader import read_source
-from implementations.lispex.run import evaluate
-from implementations.lispex.values import (
+from implementations.kernels import evaluate
+from implementations.topaz import vm as topaz_vm
+from implementations.topaz.kernel.printer import display_text as display_string
+from implementations.topaz.kernel.printer import write_text as write_string
+from implementations.topaz.kernel.reader import read_source
+from implementations.topaz.kernel.values import (
     NIL,
     Bytevector,
     Char,
@@ -30,7 +32,6 @@ from implementations.lispex.values import (
     list_from,
     sym,
 )
-from implementations.topaz import vm as topaz_vm
 from implementations.topaz.vm.objects import Closure, Continuation
 from implementations.topaz.vm.printer import display_text, write_text
 
@@ -137,7 +138,7 @@ def test_a_compile_failure_of_any_kind_is_a_build_fault(monkeypatch):
 def test_bytecode_id_is_the_digest_of_the_generated_code():
     src = b"(define (sq x) (* x x))\n(sq 12)\n"
     obs = evaluate(src, TZ)
-    program = __import__("implementations.lispex.normalizer", fromlist=["normalize"]).normalize(
+    program = __import__("implementations.topaz.kernel.normalizer", fromlist=["normalize"]).normalize(
         read_source(src, "program.lspx").datums, "program.lspx")
     compiled = topaz_vm.on_big_stack(lambda: topaz_vm.build(program))
     expected = hashlib.sha256(b"lispex/topaz-vm-code/v0\x00" + compiled.source.encode())

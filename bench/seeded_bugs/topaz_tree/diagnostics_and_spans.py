@@ -12,7 +12,7 @@ from bench.seeded_bugs.seeding import bug, derived_class, edit_function, patch_p
      "length of an improper list counts its pairs instead of failing",
      "(length (cons 1 (cons 2 3)))")
 def _length_improper() -> None:
-    from implementations.lispex.values import Pair
+    from implementations.topaz.kernel.values import Pair
 
     def make(real):
         def length(x):

@@ -45,7 +45,7 @@ def _tt_small_float_digits() -> None:
      "delimiter, where Lispex writes every symbol by its bare name",
      '(write (list (string->symbol "hello world") \'plain (string->symbol "")))')
 def _symbol_bars() -> None:
-    from implementations.lispex.values import Symbol
+    from implementations.topaz.kernel.values import Symbol
     from implementations.topaz.tree import printer
 
     real = printer._atom

@@ -52,7 +52,7 @@ def _slice_bounds_independent() -> None:
      "(list (char-numeric? #\\7) (char-numeric? #\\x663) (char-numeric? #\\x00B2)\n"
      "      (char-numeric? #\\a) (char-numeric? #\\x2460))")
 def _char_numeric_isdigit() -> None:
-    from implementations.lispex.values import Char
+    from implementations.topaz.kernel.values import Char
 
     # Realistic: str.isdigit() reads as "is a digit"; it is Unicode-wide (it even accepts
     # characters int() refuses, such as the superscript two). ASCII input cannot tell.

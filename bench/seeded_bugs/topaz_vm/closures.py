@@ -11,7 +11,7 @@ from bench.seeded_bugs.seeding import bug, edit_function
      "(define fs '())\n(do ((i 0 (+ i 1))) ((= i 3)) (set! fs (cons (lambda () i) fs)))\n"
      "(map (lambda (f) (f)) fs)")
 def _tv_inline_loop_shares_closure() -> None:
-    from implementations.lispex import core_ir as ir
+    from implementations.topaz.kernel import core_ir as ir
     from implementations.topaz.vm import analysis
 
     def inline_candidate(self, app, frames):

@@ -11,7 +11,7 @@ from bench.seeded_bugs.seeding import bug, edit_function
      "(define (probe)\n  (let ((n 0))\n    (define (bump!) (set! n (+ n 1)) n)\n"
      "    (list n (bump!) n)))\n(probe)")
 def _tv_closure_set_not_mutable() -> None:
-    from implementations.lispex import core_ir as ir
+    from implementations.topaz.kernel import core_ir as ir
     from implementations.topaz.vm import analysis
 
     real = analysis._Walker.walk

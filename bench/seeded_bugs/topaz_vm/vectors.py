@@ -40,7 +40,7 @@ def _list_tail_whole() -> None:
      "the copy fails with E312",
      "(define v (vector-copy '#(1 2 3)))\n(vector-set! v 0 'x)\nv")
 def _tv_vector_copy_keeps_literal() -> None:
-    from implementations.lispex.values import Vector
+    from implementations.topaz.kernel.values import Vector
 
     # Realistic: the copy was made "like the original", mutability flag included.
     def make(real):
@@ -61,7 +61,7 @@ def _vector_map_live() -> None:
     # Realistic: `for x in vec.items` looked harmless; the copy is what R7RS's "the order of
     # application is unspecified but the result is as if ..." needs.
     def g_vector_map(self: Any, d: int, tail: bool, f: Any, vec: Any) -> Any:
-        from implementations.lispex.values import Vector
+        from implementations.topaz.kernel.values import Vector
 
         site = self.site_get()
         span = self.sites[site]

@@ -12,14 +12,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from implementations.lispex.context import RunContext
-from implementations.lispex.core_ir import Program
-from implementations.lispex.errors import ResourceExhausted
-from implementations.lispex.identity import KERNEL_DIR, product_id
-from implementations.lispex.meters import Meter
-from implementations.lispex.primitives import table
-from implementations.lispex.run import NO_INPUT, Prepared
-from implementations.lispex.values import Primitive
+from implementations.topaz.kernel.context import RunContext
+from implementations.topaz.kernel.core_ir import Program
+from implementations.topaz.kernel.errors import ResourceExhausted
+from implementations.topaz.kernel.identity import KERNEL_DIR, product_id
+from implementations.topaz.kernel.meters import Meter
+from implementations.topaz.kernel.primitives import table
+from implementations.topaz.kernel.run import NO_INPUT, Prepared, evaluate
+from implementations.topaz.kernel.values import Primitive
 
 from ..common import COMMON_DIR
 from ..common.caller_stack import DEEPER, on_caller_stack
@@ -58,6 +58,10 @@ def _host_exhausted() -> ResourceExhausted:
 class TopazTreeBackend:
     id = "topaz-tree"
     stack_bytes = STACK_SIZES[0]  # what a worker's request thread should have (bigstack.py)
+
+    def evaluate(self, source: bytes, **kw: Any) -> Any:
+        """A whole run on the topaz kernel: read, normalize, prepare, execute."""
+        return evaluate(source, self, **kw)
 
     def product_id(self) -> str:
         return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent, COMMON_DIR)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex import core_ir as ir
+from implementations.topaz.kernel import core_ir as ir
 
 # Kernel primitives that always return exactly one value (a call with the wrong argument count
 # fails before returning anything). Not exhaustive on purpose: an absent name only costs a check.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex import core_ir as ir
-from implementations.lispex.errors import LispexError
-from implementations.lispex.values import Primitive, list_from
+from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.errors import LispexError
+from implementations.topaz.kernel.values import Primitive, list_from
 
 from .objects import Closure
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from implementations.lispex import core_ir as ir
-from implementations.lispex.errors import LispexError, ResourceExhausted
-from implementations.lispex.meters import MACHINE, RECURSION_LIMIT, Meter
-from implementations.lispex.values import NO_VALUES, Primitive, Values
+from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.errors import LispexError, ResourceExhausted
+from implementations.topaz.kernel.meters import MACHINE, RECURSION_LIMIT, Meter
+from implementations.topaz.kernel.values import NO_VALUES, Primitive, Values
 
 from . import control
 from .analysis import Scope, SingleValued, assigned_slots, here

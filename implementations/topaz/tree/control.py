@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from implementations.lispex.errors import LispexError, Raised
-from implementations.lispex.values import (
+from implementations.topaz.kernel.errors import LispexError, Raised
+from implementations.topaz.kernel.values import (
     ErrorObject,
     Procedure,
     Str,

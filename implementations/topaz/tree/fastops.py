@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 
-from implementations.lispex.values import Pair
+from implementations.topaz.kernel.values import Pair
 
 # name -> operator applied when both arguments are exact integers. Not `*`: a product of big
 # integers is bounded in size, which the kernel's `*` checks.

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from implementations.lispex import core_ir as ir
-from implementations.lispex.errors import LispexError
-from implementations.lispex.values import Values
+from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.errors import LispexError
+from implementations.topaz.kernel.values import Values
 
 from . import control
 from .analysis import Scope

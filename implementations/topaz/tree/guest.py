@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from implementations.lispex.errors import LispexError
-from implementations.lispex.values import (
+from implementations.topaz.kernel.errors import LispexError
+from implementations.topaz.kernel.values import (
     NO_VALUES,
     Char,
     Str,

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
-from implementations.lispex import core_ir as ir
-from implementations.lispex.errors import LispexError
-from implementations.lispex.values import NO_VALUES, Primitive, Values
+from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.errors import LispexError
+from implementations.topaz.kernel.values import NO_VALUES, Primitive, Values
 
 from .analysis import Scope, SingleValued
 from .objects import UNBOUND, UNINIT, Closure

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex.values import Procedure
+from implementations.topaz.kernel.values import Procedure
 
 UNBOUND = object()  # a global slot no definition has filled
 UNINIT = object()  # a letrec slot whose init has not run yet

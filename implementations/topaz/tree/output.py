@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex.values import NO_VALUES, Values
+from implementations.topaz.kernel.values import NO_VALUES, Values
 
 from .printer import display_text, write_text
 

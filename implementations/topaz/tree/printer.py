@@ -22,7 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from implementations.lispex.values import (
+from implementations.topaz.kernel.values import (
     NIL,
     Bytevector,
     Char,

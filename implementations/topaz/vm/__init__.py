@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from implementations import bigstack
-from implementations.lispex.context import RunContext
-from implementations.lispex.core_ir import Program
-from implementations.lispex.errors import BuildFault, LispexError
-from implementations.lispex.identity import KERNEL_DIR, product_id
-from implementations.lispex.meters import MACHINE, Meter
-from implementations.lispex.primitives import table
-from implementations.lispex.run import NO_INPUT, Prepared
-from implementations.lispex.values import (
+from implementations.topaz.kernel.context import RunContext
+from implementations.topaz.kernel.core_ir import Program
+from implementations.topaz.kernel.errors import BuildFault, LispexError
+from implementations.topaz.kernel.identity import KERNEL_DIR, product_id
+from implementations.topaz.kernel.meters import MACHINE, Meter
+from implementations.topaz.kernel.primitives import table
+from implementations.topaz.kernel.run import NO_INPUT, Prepared, evaluate
+from implementations.topaz.kernel.values import (
     NIL,
     NO_VALUES,
     Char,
@@ -242,6 +242,10 @@ def _start(target: Callable[[], None]) -> threading.Thread:
 class TopazVmBackend:
     id = "topaz-vm"
     stack_bytes = STACK_BYTES  # what a worker's request thread should have (bigstack.py)
+
+    def evaluate(self, source: bytes, **kw: Any) -> Any:
+        """A whole run on the topaz kernel: read, normalize, prepare, execute."""
+        return evaluate(source, self, **kw)
 
     def product_id(self) -> str:
         return product_id(VERSION, KERNEL_DIR, Path(__file__).resolve().parent, COMMON_DIR)

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from implementations.lispex import core_ir as ir
-from implementations.lispex.primitives.table import row_map
+from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.primitives.table import row_map
 
 # Kernel primitives known to return exactly one value: a caller needs no multiple-values check
 # on their result. Any primitive not listed is checked (a few return zero or two values).

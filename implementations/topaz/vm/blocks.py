@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from implementations.lispex import core_ir as ir
+from implementations.topaz.kernel import core_ir as ir
 
 from .emit import MAX_BLOCKS, Fn
 

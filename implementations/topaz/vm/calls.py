@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex import core_ir as ir
+from implementations.topaz.kernel import core_ir as ir
 
 from .analysis import canonical, tail_prim_result
 from .blocks import Frame, Loop, Ret, X

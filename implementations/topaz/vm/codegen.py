@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from implementations.lispex import core_ir as ir
-from implementations.lispex.meters import RECURSION_LIMIT
+from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.meters import RECURSION_LIMIT
 
 from .analysis import Analysis, value_may_mv
 from .blocks import Blocks, Discard, Frame, Loop, Ret, SetTemp, Sink, X, chain

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from implementations.lispex.values import NIL
+from implementations.topaz.kernel.values import NIL
 
 MARK_OPEN = "\x00"
 MARK_CLOSE = "\x01"

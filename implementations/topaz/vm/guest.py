@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex.values import (
+from implementations.topaz.kernel.values import (
     NO_VALUES,
     Char,
     Str,

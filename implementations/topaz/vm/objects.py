@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex.values import Procedure
+from implementations.topaz.kernel.values import Procedure
 
 
 class Marker:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from implementations.lispex.errors import LispexError, Raised, ResourceExhausted
-from implementations.lispex.meters import RECURSION_LIMIT
-from implementations.lispex.values import (
+from implementations.topaz.kernel.errors import LispexError, Raised, ResourceExhausted
+from implementations.topaz.kernel.meters import RECURSION_LIMIT
+from implementations.topaz.kernel.values import (
     ErrorObject,
     Primitive,
     Procedure,
