@@ -287,7 +287,8 @@ def expt(base: Any, power: Any) -> Any:
         division_by_zero("expt", base, power)
     _check_exact_size(base, power)
     if power >= 0:
-        return base**power
+        # A rational to the power 0 is 1, which is an integer, not 1/1.
+        return base**power if tb is int else normalize(base**power)
     if tb is int:
         return normalize(Fraction(1, base**-power))
     return normalize(base**power)
