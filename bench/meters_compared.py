@@ -23,7 +23,12 @@ from court.catalog import load_config, resolve  # noqa: E402
 
 def main(argv: list[str]) -> int:
     folder = Path(argv[0]) if argv else Path("reports")
-    report = json.loads((folder / "court-report.json").read_text("utf-8"))
+    try:
+        report = json.loads((folder / "court-report.json").read_text("utf-8"))
+    except (OSError, ValueError) as e:
+        print(f"meters_compared: cannot read {folder / 'court-report.json'}: {e}; run "
+              "`court run corpus --court tree-rust` first", file=sys.stderr)
+        return 2
     court = report["run"]["court"]
     config = load_config(search_cwd=False)
     res = resolve(config, impls=court.split("+")) if court not in config.courts else \
