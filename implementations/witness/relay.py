@@ -71,6 +71,9 @@ class Scheme:
     # one, ``resume`` is written to the Scheme to re-enter the serve loop.
     aborts: dict[bytes, tuple[str, str]] = field(default_factory=dict)
     resume: bytes = b""
+    # Text in a line that means the serve loop is gone (MIT's offer of restarts on an error):
+    # the worker stops rather than let the Scheme read the next request as code.
+    fatal: tuple[bytes, ...] = ()
 
     def binary(self) -> str:
         for name in self.binaries:
@@ -120,14 +123,35 @@ class Process:
                                      stdout=subprocess.PIPE, stderr=sys.stderr.fileno(),
                                      bufsize=0, env=dict(os.environ, **scheme.env),
                                      preexec_fn=_die_with_parent(os.getpid()))
+        self._buf = bytearray()
         self._wait_ready()
 
-    def _line(self) -> bytes:
+    def _read(self) -> bytes:
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
+        chunk = os.read(self.proc.stdout.fileno(), 65536)
+        if not chunk:
             raise RuntimeError(f"{self.scheme.name} exited (status {self.proc.wait()})")
-        return line
+        return chunk
+
+    def _line(self) -> bytes:
+        """The next line the Scheme prints, or an unfinished one that names an abort (MIT
+        prints the newline after ";Aborting!: ..." only when it next writes)."""
+        while True:
+            end = self._buf.find(b"\n")
+            if end >= 0:
+                line, self._buf = self._buf[:end + 1], self._buf[end + 1:]
+                return bytes(line)
+            if self._abort(bytes(self._buf)) is not None:
+                line, self._buf = self._buf, bytearray()
+                return bytes(line)
+            self._buf += self._read()
+
+    def _abort(self, line: bytes) -> tuple[str, str] | None:
+        text = line.strip().lstrip(b";")
+        for prefix, outcome in self.scheme.aborts.items():
+            if text.startswith(prefix):
+                return outcome
+        return None
 
     def _wait_ready(self) -> None:
         # Banners and prompts may come first; the loop's READY is a line of its own.
@@ -135,7 +159,13 @@ class Process:
             line = self._line()
             if line.strip().endswith(b"READY"):
                 return
+            self._check_fatal(line)
         raise RuntimeError(f"{self.scheme.name} did not start its loop")
+
+    def _check_fatal(self, line: bytes) -> None:
+        if any(f in line for f in self.scheme.fatal):
+            raise RuntimeError(f"{self.scheme.name} left its serve loop: "
+                               f"{line.decode('utf-8', 'replace').strip()}")
 
     def run(self, source: bytes, input_text: str | None, output_limit: int) -> dict[str, Any]:
         assert self.proc.stdin is not None
@@ -149,16 +179,18 @@ class Process:
             start = line.find(ANSWER)
             if start >= 0:
                 return json.loads(line[start:])
-            text = line.strip().lstrip(b";")
-            for prefix, (status, cls) in self.scheme.aborts.items():
-                if text.startswith(prefix):
-                    self.proc.stdin.write(self.scheme.resume)
-                    self.proc.stdin.flush()
-                    self._wait_ready()
-                    return {"status": status, "values": [], "stdout": "", "warnings": [],
-                            "error": {"class": cls, "message": text.decode("utf-8", "replace")}}
+            aborted = self._abort(line)
+            if aborted is not None:
+                self.proc.stdin.write(self.scheme.resume)
+                self.proc.stdin.flush()
+                self._wait_ready()
+                status, cls = aborted
+                text = line.strip().lstrip(b";").decode("utf-8", "replace")
+                return {"status": status, "values": [], "stdout": "", "warnings": [],
+                        "error": {"class": cls, "message": text}}
+            self._check_fatal(line)
             # Anything else the Scheme prints (a prompt, a compiler's note) is not an answer.
-            if text:
+            if line.strip():
                 sys.stderr.write(f"{self.scheme.name}: {line.decode('utf-8', 'replace')}")
 
 
