@@ -15,6 +15,9 @@ A product's manifest may name a file (``known_differences``) of entries like
     fuzz_avoid = true                 # the fuzzer generates no program that uses `uses`
 
 Every criterion given must hold (each list: any of its items); an entry with none is refused.
+A file may begin with ``include = ["other.toml"]`` (paths relative to it): the entries every
+witness shares, Lispex's own deliberate rules, are written once and included by each witness's
+file; an id may appear once in all of them.
 A disagreement between the witness and the other members that an entry covers is a **known
 difference**, reported with the entry's id; any other disagreement is a finding.
 
@@ -96,13 +99,21 @@ def _strings(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def load(path: Path) -> list[Difference]:
+def load(path: Path, _including: tuple[Path, ...] = ()) -> list[Difference]:
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise DifferencesError(f"{path}: {e}") from None
     out: list[Difference] = []
-    seen: set[str] = set()
+    includes = data.get("include", [])
+    if not isinstance(includes, list) or not all(isinstance(x, str) and x for x in includes):
+        raise DifferencesError(f"{path}: include must be a list of paths")
+    for name in includes:
+        other = (path.parent / name).resolve()
+        if other in _including or other == path.resolve():
+            raise DifferencesError(f"{path}: include {name} includes itself")
+        out.extend(load(other, (*_including, path.resolve())))
+    seen: set[str] = {d.id for d in out}
     for i, entry in enumerate(data.get("difference", [])):
         where = f"{path}: difference #{i + 1}"
         if not isinstance(entry, dict):
@@ -133,7 +144,7 @@ def load(path: Path) -> list[Difference]:
         if not (d.lispex_codes or d.lispex_status or d.witness or d.uses or d.source or d.cases):
             raise DifferencesError(f"{where} ({did}): needs at least one criterion")
         out.append(d)
-    unknown_top = set(data) - {"difference", "schema"}
+    unknown_top = set(data) - {"difference", "schema", "include"}
     if unknown_top:
         raise DifferencesError(f"{path}: unknown tables {sorted(unknown_top)}")
     return out
