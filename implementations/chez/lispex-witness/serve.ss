@@ -39,13 +39,16 @@
 (define (host-message e)
   (let ((msg (if (message-condition? e) (condition-message e) ""))
         (irritants (if (irritants-condition? e) (condition-irritants e) '())))
-    (or (guard (c (#t #f)) (apply format #f msg irritants)) msg)))
+    (or (guard (c (#t #f)) (apply format #f msg irritants))
+        (if (string? msg) msg (lispex-write-string msg)))))
 
 ;; A message the program wrote with `error` is its own; a Chez fault's message is Chez's prose,
 ;; marked "chez: " so that a comparison can tell it from a message the program wrote.
 (define (%error-message e)
   (cond ((not (condition? e)) "")
-        ((lispex-condition? e) (if (message-condition? e) (condition-message e) ""))
+        ((lispex-condition? e)
+         (let ((m (if (message-condition? e) (condition-message e) "")))
+           (if (string? m) m (lispex-write-string m))))
         (else (string-append "chez: " (host-message e)))))
 
 (define (%error-irritants e)
@@ -175,7 +178,18 @@
             (evaluate source-bv input-bv (lambda (s) (set! stage s)) settle!))))))
     (set! running #f)
     (forget-program!)
-    (apply write-answer proto outcome)))
+    ;; A value Chez cannot print fails while the answer is written, outside the program: the
+    ;; case is that runtime error, and the loop goes on.
+    (let ((text (guard (c (#t (answer-text (list "runtime-error" '() "" '() "unprintable"
+                                                 (describe c)))))
+                  (answer-text outcome))))
+      (put-string proto text)
+      (flush-output-port proto))))
+
+(define (answer-text fields)
+  (let ((port (open-output-string)))
+    (apply write-answer port fields)
+    (get-output-string port)))
 
 (define (evaluate source-bv input-bv set-stage! settle!)
   (let ((forms (read-all-string (utf8->string source-bv)))

@@ -134,10 +134,23 @@
 (define proto-in #f)
 (define proto-out #f)
 
-(define (answer . fields)
+(define (answer-text fields)
   (let ((port (open-output-string)))
     (apply write-answer port fields)
-    (write-bytevector (string->utf8 (get-output-string port)) proto-out)
+    (string->utf8 (get-output-string port))))
+
+;; A value MIT cannot print (`integer->char` past U+10FFFF gives an object no port takes) fails
+;; while the answer is written, outside the program: the case is that runtime error, and the
+;; loop goes on.
+(define (answer . fields)
+  (let ((bytes (call-with-current-continuation
+                (lambda (k)
+                  (with-exception-handler
+                   (lambda (c)
+                     (k (answer-text (list "runtime-error" '() "" '() "unprintable"
+                                           (if (condition? c) (condition/report-string c) "")))))
+                   (lambda () (answer-text fields)))))))
+    (write-bytevector bytes proto-out)
     (flush-output proto-out)))
 
 (define (define-form? form) (and (pair? form) (eq? (car form) 'define)))

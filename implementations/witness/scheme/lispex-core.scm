@@ -218,7 +218,8 @@
       (loop (cdr xs) #f)))
   (display "]" port))
 
-(define (write-answer port status values stdout warnings error-class message)
+(define (write-answer port status values stdout warnings error-class message0)
+  (define message (if (string? message0) message0 (lispex-write-string message0)))
   (display "{\"status\":" port) (json-string status port)
   (display ",\"values\":" port) (json-list values port)
   (display ",\"stdout\":" port) (json-string stdout port)

@@ -1,6 +1,6 @@
 """A test-only `lispex.court-worker/v1` product: the tree interpreter with one seeded bug.
 
-    python seeded_worker.py --bug quotient|list-tail|float-exponent|dynamic-wind|input-strings|none
+    python seeded_worker.py --bug quotient|list-tail|float-exponent|dynamic-wind|input-strings|hex-char|none
 
 The fuzzer's tests declare it in a temporary court.toml and must find the bug.
 """
@@ -85,7 +85,21 @@ def seed_input_strings():
     run.parse_input = parse_input
 
 
-BUGS = {"quotient": seed_quotient, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
+def seed_hex_char():
+    from implementations.lispex import reader
+
+    real = reader._char_value
+
+    def char_value(text, file, pos):
+        char, end = real(text, file, pos)
+        if end - pos > 3 and text[pos + 2] == "x":
+            # The bug: a hex character literal, valid syntax, is refused.
+            reader._fail("E150", "unknown character literal", text, file, pos, end, ())
+        return char, end
+    reader._char_value = char_value
+
+
+BUGS = {"quotient": seed_quotient, "hex-char": seed_hex_char, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
         "float-exponent": seed_float_exponent, "dynamic-wind": seed_dynamic_wind,
         "none": lambda: None}
 
