@@ -200,7 +200,15 @@
     (if (and (exception-with-irritants? e) (exception-with-message? e)
              (not (exception-with-origin? e)))
         msg
-        (string-append "guile: " (if (string? msg) msg "")))))
+        (string-append "guile: " (host-message msg e)))))
+
+;; Guile keeps a fault's message as a format template (`Unbound variable: ~S`) beside its
+;; irritants; the message a program sees is the formatted one.
+(define (host-message msg e)
+  (cond ((not (string? msg)) "")
+        ((and (string-index msg #\~) (exception-with-irritants? e))
+         (or (false-if-exception (apply format #f msg (exception-irritants e))) msg))
+        (else msg)))
 
 ;;; ---------------------------------------------------------------------------------------------
 ;;; The names. Each entry is (lispex-name . procedure); an alias is the very same procedure.
@@ -250,11 +258,13 @@
 (define* (lispex-make-string n #:optional (fill #\space))
   (guard-index "make-string" n) (make-string n fill))
 
-;; Guile 3.0.8 crashes (SIGSEGV) on a negative index to list-ref, list-tail and make-string;
-;; the prelude refuses one first, as the error Guile means to raise, so the witness survives.
+;; Guile 3.0.8 crashes (SIGSEGV) on a negative index to list-ref, list-tail and make-string, and
+;; on an index past the fixnum range to list-ref and list-tail; the prelude refuses one first, as
+;; the error Guile means to raise, so the witness survives (listed: guile-index-guard).
 (define (guard-index who k)
-  (when (and (exact-integer? k) (negative? k))
-    (scm-error 'out-of-range who "Argument out of range: ~S" (list k) (list k))))
+  (when (and (exact-integer? k) (or (negative? k) (> k most-positive-fixnum)))
+    (scm-error 'out-of-range who "Argument out of range (refused by the prelude): ~S"
+               (list k) (list k))))
 (define (lispex-list-ref l k) (guard-index "list-ref" k) (list-ref l k))
 (define (lispex-list-tail l k) (guard-index "list-tail" k) (list-tail l k))
 
