@@ -91,11 +91,18 @@
 
 ;; A program's names resolve in a child of `base-env`, which stands between it and MIT's own
 ;; environment: every name MIT binds, except the Lispex syntax keywords, is shadowed there by a
-;; procedure that fails as an unbound variable would, so a program reaches none of MIT's ports,
-;; files, clock, `eval` or environments. MIT's macros still expand as MIT defines them (their
+;; procedure that fails as an unbound variable would when called, so a program reaches none of
+;; MIT's ports, files, clock, `eval` or environments (a bare reference to such a name is that
+;; procedure, not an error: a difference only a program naming MIT's own procedures can see). MIT's macros still expand as MIT defines them (their
 ;; output refers to MIT's own bindings, closed where the macro was defined).
 (define (shadow name)
   (lambda args (error "Unbound variable:" name)))
+
+;; Two of MIT's special forms reach environments themselves: they fail like an unbound name.
+(define-syntax lispex-no-environments
+  (er-macro-transformer
+   (lambda (form rename compare)
+     (list (rename 'error) "Unbound variable:" (list (rename 'quote) (car form))))))
 
 (define base-env
   (let ((env (extend-top-level-environment system-global-environment))
@@ -113,6 +120,11 @@
                 (environment-define-macro env k
                                           (environment-lookup-macro here 'lispex-forbidden-form)))
               lispex-forbidden)
+    (for-each (lambda (k)
+                (environment-define-macro env k
+                                          (environment-lookup-macro here
+                                                                    'lispex-no-environments)))
+              '(the-environment access))
     env))
 
 (define (fresh-env)

@@ -106,8 +106,13 @@ BUGS = {"quotient": seed_quotient, "hex-char": seed_hex_char, "input-strings": s
 
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("--bug", choices=sorted(BUGS), required=True)
-    BUGS[p.parse_args().bug]()
+    p.add_argument("--bug", required=True, help="one of the bugs, or several joined by commas")
+    bugs = p.parse_args().bug.split(",")
+    unknown = [b for b in bugs if b not in BUGS]
+    if unknown:
+        p.error(f"unknown bug {unknown[0]!r}; known: {', '.join(sorted(BUGS))}")
+    for bug in bugs:
+        BUGS[bug]()
     return worker.serve("tree")
 
 
