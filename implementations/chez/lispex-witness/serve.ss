@@ -191,12 +191,46 @@
     (apply write-answer port fields)
     (get-output-string port)))
 
+;; Chez 9.5 reads R6RS's `#vu8(` but not R7RS's `#u8(`: the source's bytevector literals are
+;; respelled before it is read (outside strings, comments and character literals).
+(define (r6rs-bytevectors text)
+  (let ((n (string-length text)) (out (open-output-string)))
+    (define (at? i s)
+      (and (<= (+ i (string-length s)) n) (string=? (substring text i (+ i (string-length s))) s)))
+    (let loop ((i 0) (mode 'code) (depth 0))
+      (if (>= i n)
+          (get-output-string out)
+          (let ((c (string-ref text i)))
+            (case mode
+              ((string)
+               (write-char c out)
+               (cond ((and (char=? c #\\) (< (+ i 1) n))
+                      (write-char (string-ref text (+ i 1)) out) (loop (+ i 2) 'string 0))
+                     ((char=? c #\") (loop (+ i 1) 'code 0))
+                     (else (loop (+ i 1) 'string 0))))
+              ((line)
+               (write-char c out)
+               (loop (+ i 1) (if (char=? c #\newline) 'code 'line) 0))
+              ((block)
+               (cond ((at? i "|#") (put-string out "|#")
+                      (if (= depth 1) (loop (+ i 2) 'code 0) (loop (+ i 2) 'block (- depth 1))))
+                     ((at? i "#|") (put-string out "#|") (loop (+ i 2) 'block (+ depth 1)))
+                     (else (write-char c out) (loop (+ i 1) 'block depth))))
+              (else
+               (cond ((at? i "#u8(") (put-string out "#vu8(") (loop (+ i 4) 'code 0))
+                     ((at? i "#\\") (put-string out (substring text i (min n (+ i 3))))
+                      (loop (+ i 3) 'code 0))
+                     ((at? i "#|") (put-string out "#|") (loop (+ i 2) 'block 1))
+                     ((char=? c #\") (write-char c out) (loop (+ i 1) 'string 0))
+                     ((char=? c #\;) (write-char c out) (loop (+ i 1) 'line 0))
+                     (else (write-char c out) (loop (+ i 1) 'code 0))))))))))
+
 (define (evaluate source-bv input-bv set-stage! settle!)
-  (let ((forms (read-all-string (utf8->string source-bv)))
+  (let ((forms (read-all-string (r6rs-bytevectors (utf8->string source-bv))))
         (e (fresh-env)))
     (when input-bv
       (set-stage! 'input)
-      (let ((data (read-all-string (utf8->string input-bv))))
+      (let ((data (read-all-string (r6rs-bytevectors (utf8->string input-bv)))))
         (unless (= (length data) 1) (error 'input "the input must be exactly one datum"))
         (define-top-level-value 'input (car data) e)))
     ;; The whole program is expanded before any of it runs, as Lispex normalizes the whole
