@@ -35,10 +35,21 @@
   (list scode-lambda-name:unnamed scode-lambda-name:let scode-lambda-name:internal-lambda
         scode-lambda-name:fluid-let))
 
+;; A name MIT's syntaxer gave a renamed binding (a `letrec` or internal `define`: the uninterned
+;; `.f.0`) is written as the name the program gave it.
 (define (%procedure-name p)
   (and (compound-procedure? p)
        (let ((name (scode-lambda-name (procedure-lambda p))))
-         (and (symbol? name) (not (memq name unnamed)) name))))
+         (and (symbol? name) (not (memq name unnamed)) (program-name name)))))
+
+(define (program-name name)
+  (let* ((s (symbol->string name)) (n (string-length s)))
+    (if (and (> n 2) (char=? (string-ref s 0) #\.) (not (eq? name (intern s))))
+        (let loop ((i (- n 1)))
+          (cond ((<= i 1) s)
+                ((char=? (string-ref s i) #\.) (substring s 1 i))
+                (else (loop (- i 1)))))
+        s)))
 
 (define unspecific-object (if #f #f))
 
