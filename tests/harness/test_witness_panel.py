@@ -268,3 +268,13 @@ members = ["tree", "seeded"]
     assert found[0] is not None and found[1] is not None, c.stats
     assert found[0].signature == found[1].signature  # one coarse signature, two bugs
     assert found[2] is None and c.stats.duplicates == 1 and len(c.stats.findings) == 2
+
+
+def test_a_finding_says_which_lineages_stood_where():
+    from court.cli.fuzz import lineage_stands
+
+    lineages = {"tree": "lispex-kernel", "topaz-vm": "lispex-kernel", "guile": "guile",
+                "chez": "chez", "mit": "mit"}
+    assert lineage_stands([["topaz-vm", "tree"], ["chez", "guile"], ["mit"]], lineages) == \
+        "lispex-kernel (topaz-vm, tree) | chez, guile | mit"
+    assert lineage_stands([["tree"], ["vm"]], {"tree": "k", "vm": "k"}) == ""
