@@ -75,8 +75,6 @@
 (define lx-list-tail list-tail)
 (define lx-bytevector bytevector)
 (define lx-make-bytevector make-bytevector)
-;; Lispex continuations are escapes only; Chez's full continuations include every escape.
-(define lx-call/cc call/cc)
 
 (define bindings (lispex-bindings (lambda (name) (top-level-value name))))
 
@@ -225,8 +223,20 @@
                      ((char=? c #\;) (write-char c out) (loop (+ i 1) 'line 0))
                      (else (write-char c out) (loop (+ i 1) 'code 0))))))))))
 
+;; R7RS vectors evaluate to themselves; R6RS's must be quoted. A vector literal where the program
+;; evaluates it is quoted before Chez sees it (quoted and quasiquoted data are left alone).
+(define (quote-vectors x)
+  (cond ((vector? x) (list 'quote x))
+        ((and (pair? x) (memq (car x) '(quote quasiquote))) x)
+        ((pair? x)
+         (let loop ((xs x))
+           (cond ((pair? xs) (cons (quote-vectors (car xs)) (loop (cdr xs))))
+                 (else xs))))
+        (else x)))
+
 (define (evaluate source-bv input-bv set-stage! settle!)
-  (let ((forms (read-all-string (r6rs-bytevectors (utf8->string source-bv))))
+  (let ((forms (map quote-vectors
+                    (read-all-string (r6rs-bytevectors (utf8->string source-bv)))))
         (e (fresh-env)))
     (when input-bv
       (set-stage! 'input)

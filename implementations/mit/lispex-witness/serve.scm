@@ -66,8 +66,6 @@
 (define lx-list-tail list-tail)
 (define lx-bytevector bytevector)
 (define lx-make-bytevector make-bytevector)
-;; Lispex continuations are escapes only; MIT's full continuations include every escape.
-(define lx-call/cc call-with-current-continuation)
 ;; MIT has R7RS's own procedures where Chez needs the portable half's.
 (define lx-exact-integer? exact-integer?)
 (define lx-square square)
@@ -198,7 +196,9 @@
      (lambda (abandon)
        (with-exception-handler
         (lambda (c) (on-raise c) (abandon #f))
-        (lambda () (evaluate source-bv input-bv (lambda (s) (set! stage s)) settle!)))))
+        ;; MIT's reader folds case unless told not to; Lispex's symbols are case-sensitive.
+        (lambda () (parameterize ((param:reader-fold-case? #f))
+                     (evaluate source-bv input-bv (lambda (s) (set! stage s)) settle!))))))
     (if (not outcome) (settle! "runtime-error" '() "loop" ""))
     (apply answer outcome)))
 

@@ -335,6 +335,28 @@
 (define (lx-truncate-remainder a b) (remainder a b))
 (define (lx-truncate/ a b) (values (quotient a b) (remainder a b)))
 
+;; Lispex continuations escape upward once: invoked after the call/cc has returned they are an
+;; error, never a re-entry (a host's full continuation would run the rest of the program again).
+;; The values travel in a thunk, so that an escape with several values or none needs nothing of
+;; the host's continuations but one value.
+(define (lx-call/cc f)
+  (let ((active #t))
+    (let ((thunk
+           (call-with-current-continuation
+            (lambda (k)
+              (dynamic-wind
+               (lambda () #f)
+               (lambda ()
+                 (call-with-values
+                     (lambda ()
+                       (f (lambda vals
+                            (if active
+                                (k (lambda () (apply values vals)))
+                                (%fault "call/cc" "escape continuation is no longer active")))))
+                   (lambda results (lambda () (apply values results)))))
+               (lambda () (set! active #f)))))))
+      (thunk))))
+
 ;;; The table: each Lispex name and the host name it is bound to (an alias is the same host
 ;;; name, so the very same procedure). -----------------------------------------------------------
 
