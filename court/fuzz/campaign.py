@@ -380,7 +380,9 @@ class Campaign:
                 s.same_bug += 1
                 earlier.same_bug += 1
             return None
-        finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
+        # A second bug under a signature already found needs a name (and a file) of its own.
+        fid = signature_id({**sig, "minimized": minimized}) if repeat else sid
+        finding = Finding(fid, sig, case.source, minimized, case.input, case.features,
                           final.observations, tests, case.origin,
                           s.generated + s.mutated, time.perf_counter() - self.start,
                           limits=self._own_limits(case))

@@ -268,6 +268,7 @@ members = ["tree", "seeded"]
         session.close()
     assert found[0] is not None and found[1] is not None, c.stats
     assert found[0].signature == found[1].signature  # one coarse signature, two bugs
+    assert found[0].id != found[1].id  # each its own name, so its own file
     assert found[2] is None and c.stats.duplicates == 1 and len(c.stats.findings) == 2
 
 
