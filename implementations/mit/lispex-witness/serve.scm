@@ -81,7 +81,6 @@
 (define lx-vector->list vector->list)
 (define lx-vector-copy vector-copy)
 (define lx-vector->string vector->string)
-(define lx-string-map string-map)
 
 (define here (the-environment))   ; where the two prelude files were loaded
 (define bindings (lispex-bindings (lambda (name) (environment-lookup here name))))
@@ -174,7 +173,7 @@
     (write-bytevector bytes proto-out)
     (flush-output proto-out)))
 
-(define (define-form? form) (and (pair? form) (eq? (car form) 'define)))
+(define (define-form? form) (and (pair? form) (memq (car form) '(define set!))))
 
 (define (run-case source-bv input-bv limit)
   (let ((stage 'read) (outcome #f))
@@ -218,8 +217,9 @@
       (set-stage! 'run)
       (let loop ((cs code) (fs forms) (last '()))
         (if (null? cs)
-            ;; MIT's top-level `define` yields the name defined and a form that falls through
-            ;; (`cond` with no clause taken) MIT's unspecific object; Lispex yields no value.
+            ;; MIT's top-level `define` yields the name defined, `set!` the old value, and a
+            ;; form that falls through (`cond` with no clause taken) MIT's unspecific object;
+            ;; Lispex yields no value.
             (settle! "ok" (map lispex-write-string
                                (if (or (and (pair? forms) (define-form? (car (last-pair forms))))
                                        (and (= (length last) 1)

@@ -324,7 +324,6 @@
       (if (< i (car r)) acc (loop (- i 1) (cons (vector-ref v i) acc))))))
 (define (lx-vector-copy v . args) (list->vector (apply lx-vector->list v args)))
 (define (lx-vector->string v . args) (list->string (apply lx-vector->list v args)))
-(define (lx-string-map f s) (list->string (map f (string->list s))))
 
 (define (lx-exact-integer? x) (and (integer? x) (exact? x)))
 (define (lx-square x) (* x x))
@@ -334,6 +333,30 @@
 (define (lx-truncate-quotient a b) (quotient a b))
 (define (lx-truncate-remainder a b) (remainder a b))
 (define (lx-truncate/ a b) (values (quotient a b) (remainder a b)))
+
+;; R7RS leaves the order of map's calls unspecified (Chez goes right to left); Lispex's is left
+;; to right.
+(define (lx-map f lst . lsts)
+  (if (null? lsts)
+      (let loop ((l lst) (acc '()))
+        (cond ((pair? l) (let ((y (f (car l)))) (loop (cdr l) (cons y acc))))
+              ((null? l) (reverse acc))
+              (else (%fault "map" "not a proper list" lst))))
+      (let loop ((ls (cons lst lsts)) (acc '()))
+        (if (all-pairs? ls)
+            (let ((y (apply f (map car ls)))) (loop (map cdr ls) (cons y acc)))
+            (reverse acc)))))
+(define (all-pairs? ls) (or (null? ls) (and (pair? (car ls)) (all-pairs? (cdr ls)))))
+(define (lx-vector-map f v . vs)
+  (list->vector (apply lx-map f (vector->list v) (map vector->list vs))))
+(define (lx-string-map f s) (list->string (lx-map f (string->list s))))
+
+;; A code point that is no Unicode scalar value is an error for integer->char in R7RS; MIT makes
+;; a character of it.
+(define (lx-integer->char n)
+  (if (and (integer? n) (exact? n) (or (< n 0) (> n #x10FFFF) (<= #xD800 n #xDFFF)))
+      (%fault "integer->char" "not a Unicode scalar value" n)
+      (integer->char n)))
 
 ;; Lispex continuations escape upward once: invoked after the call/cc has returned they are an
 ;; error, never a re-entry (a host's full continuation would run the rest of the program again).
@@ -405,9 +428,9 @@
     ;; higher-order
     ("all?" . lx-all?) ("any?" . lx-any?) ("apply" . apply) ("filter" . lx-filter)
     ("fold-left" . lx-fold-left) ("fold-right" . lx-fold-right) ("for-each" . lx-for-each)
-    ("map" . map) ("reduce" . lx-fold-left) ("string-for-each" . lx-string-for-each)
+    ("map" . lx-map) ("reduce" . lx-fold-left) ("string-for-each" . lx-string-for-each)
     ("string-map" . lx-string-map) ("vector-for-each" . lx-vector-for-each)
-    ("vector-map" . vector-map)
+    ("vector-map" . lx-vector-map)
     ;; characters
     ("char->integer" . char->integer) ("char-alphabetic?" . char-alphabetic?)
     ("char-ci<=?" . char-ci<=?) ("char-ci<?" . char-ci<?) ("char-ci=?" . char-ci=?)
@@ -417,7 +440,7 @@
     ("char-upcase" . char-upcase) ("char-upper-case?" . char-upper-case?)
     ("char-whitespace?" . char-whitespace?) ("char<=?" . char<=?) ("char<?" . char<?)
     ("char=?" . char=?) ("char>=?" . char>=?) ("char>?" . char>?)
-    ("integer->char" . integer->char)
+    ("integer->char" . lx-integer->char)
     ;; strings and symbols
     ("make-string" . lx-make-string) ("string->list" . lx-string->list)
     ("string->symbol" . string->symbol) ("string->vector" . lx-string->vector)
