@@ -189,12 +189,19 @@
     (apply write-answer port fields)
     (get-output-string port)))
 
-;; Chez 9.5 reads R6RS's `#vu8(` but not R7RS's `#u8(`: the source's bytevector literals are
-;; respelled before it is read (outside strings, comments and character literals).
+;; Chez 9.5 reads R6RS's `#vu8(` but not R7RS's `#u8(`, and spells #\null and #\escape its own
+;; way: the source is respelled before it is read (outside strings, comments and character
+;; literals).
 (define (r6rs-bytevectors text)
   (let ((n (string-length text)) (out (open-output-string)))
     (define (at? i s)
       (and (<= (+ i (string-length s)) n) (string=? (substring text i (+ i (string-length s))) s)))
+    (define (char-name-at i s)
+      (let ((end (+ i (string-length s))))
+        (and (at? i s)
+             (or (= end n) (memv (string-ref text end)
+                                 '(#\space #\tab #\newline #\return #\( #\) #\" #\; #\' #\`
+                                   #\, #\|))))))
     (let loop ((i 0) (mode 'code) (depth 0))
       (if (>= i n)
           (get-output-string out)
@@ -216,6 +223,9 @@
                      (else (write-char c out) (loop (+ i 1) 'block depth))))
               (else
                (cond ((at? i "#u8(") (put-string out "#vu8(") (loop (+ i 4) 'code 0))
+                     ;; R7RS's character names Chez 9.5 spells its own way.
+                     ((char-name-at i "#\\null") (put-string out "#\\nul") (loop (+ i 6) 'code 0))
+                     ((char-name-at i "#\\escape") (put-string out "#\\esc") (loop (+ i 8) 'code 0))
                      ((at? i "#\\") (put-string out (substring text i (min n (+ i 3))))
                       (loop (+ i 3) 'code 0))
                      ((at? i "#|") (put-string out "#|") (loop (+ i 2) 'block 1))

@@ -46,7 +46,8 @@
   '((#x20 . "space") (#x0A . "newline") (#x09 . "tab") (#x0D . "return") (#x00 . "null")
     (#x7F . "delete") (#x1B . "escape") (#x08 . "backspace") (#x07 . "alarm")))
 
-(define (hex n) (number->string n 16))
+;; Lower-case hex digits, as Lispex writes them (Chez's number->string writes upper case).
+(define (hex n) (string-downcase (number->string n 16)))
 (define (control? code) (or (< code #x20) (= code #x7F)))
 
 (define (write-char-literal c port)
@@ -98,7 +99,7 @@
 (define (float->string x)
   (if (not (finite? x))
       (number->string x)                ; never printed by Lispex: a listed difference
-      (let* ((s (number->string x))
+      (let* ((s (strip-mantissa-width (number->string x)))
              (neg (and (> (string-length s) 0) (char=? (string-ref s 0) #\-)))
              (body (if neg (substring s 1 (string-length s)) s))
              (epos (str-index body #\e))
@@ -122,6 +123,10 @@
              (ip (if (string=? ip "") "0" ip))
              (fp (if (string=? fp "") "0" fp)))
         (string-append (if neg "-" "") ip "." fp))))
+
+;; R6RS writes a subnormal with its mantissa width (Chez: 5e-324|1); the digits are before the bar.
+(define (strip-mantissa-width s)
+  (let ((bar (str-index s #\|))) (if bar (substring s 0 bar) s)))
 
 (define (number->lispex-string n)
   (if (exact? n) (number->string n) (float->string n)))
@@ -302,7 +307,18 @@
 (define (lx-make-string n . fill) (make-string n (if (null? fill) #\space (car fill))))
 
 (define (lx-number->string n . radix)
-  (if (null? radix) (number->lispex-string n) (number->string n (car radix))))
+  (if (null? radix) (number->lispex-string n) (string-downcase (number->string n (car radix)))))
+
+;; R7RS lets an exact zero times an inexact number be exact 0 (Chez and MIT answer 0); Lispex's
+;; contagion makes it inexact, 0.0.
+(define (lx-* . args)
+  (let ((r (apply * args)))
+    (if (and (exact? r) (lx-any? inexact? args)) (inexact r) r)))
+
+;; R7RS's list-copy copies the pairs of an improper list and returns a non-list as it is (Chez's
+;; refuses both).
+(define (lx-list-copy x)
+  (if (pair? x) (cons (car x) (lx-list-copy (cdr x))) x))
 
 ;; R7RS's optional start and end, on the hosts' one-argument R6RS forms as on MIT's own.
 (define (range who len args)
@@ -398,7 +414,7 @@
     ("procedure?" . procedure?) ("rational?" . rational?) ("real?" . real?)
     ("string?" . string?) ("symbol?" . symbol?) ("vector?" . vector?) ("zero?" . zero?)
     ;; numbers
-    ("%" . lx-percent) ("*" . *) ("+" . +) ("-" . -) ("/" . /) ("<" . <) ("<=" . <=)
+    ("%" . lx-percent) ("*" . lx-*) ("+" . +) ("-" . -) ("/" . /) ("<" . <) ("<=" . <=)
     ("=" . =) (">" . >) (">=" . >=) ("abs" . abs) ("ceiling" . ceiling)
     ("exact" . exact) ("exact->inexact" . inexact)
     ("exact-integer-sqrt" . exact-integer-sqrt) ("expt" . expt) ("floor" . floor)
@@ -421,7 +437,7 @@
     ("cddar" . cddar) ("cdddar" . cdddar) ("cddddr" . cddddr) ("cdddr" . cdddr)
     ("cddr" . cddr) ("cdr" . cdr) ("cons" . cons) ("first" . car) ("length" . length)
     ("list" . list) ("list->string" . list->string) ("list->vector" . list->vector)
-    ("list-copy" . list-copy) ("list-first" . lx-list-first) ("list-ref" . lx-list-ref)
+    ("list-copy" . lx-list-copy) ("list-first" . lx-list-first) ("list-ref" . lx-list-ref)
     ("list-rest" . lx-list-rest) ("list-tail" . lx-list-tail) ("make-list" . lx-make-list)
     ("member" . member) ("memq" . memv) ("memv" . memv) ("nth" . lx-list-ref)
     ("rest" . cdr) ("reverse" . reverse)
