@@ -8,7 +8,7 @@
 ;;; network, `eval` or library system, and nothing of one case reaches the next.
 
 (library (lispex syntax)
-  (export lispex-if lispex-when lispex-unless
+  (export lispex-if lispex-when lispex-unless lispex-do
           lx-define-syntax lx-syntax-rules lx-syntax-case lx-let-syntax lx-letrec-syntax
           lx-define-library lx-include lx-include-ci lx-include-library-declarations
           lx-define-values lx-let-values lx-let*-values)
@@ -18,6 +18,11 @@
     (syntax-rules () ((_ test body ...) (if test (begin body ...) (values)))))
   (define-syntax lispex-unless
     (syntax-rules () ((_ test body ...) (if test (values) (begin body ...)))))
+  ;; A `do` with no result expressions yields no value in Lispex (R7RS: unspecified).
+  (define-syntax lispex-do
+    (syntax-rules ()
+      ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
+      ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
   (define-syntax define-forbidden
     (syntax-rules ()
       ((_ name ...)
@@ -79,12 +84,12 @@
 (define bindings (lispex-bindings (lambda (name) (top-level-value name))))
 
 (define base-env
-  (let ((strict '((lispex-if if) (lispex-when when) (lispex-unless unless)))
+  (let ((strict '((lispex-if if) (lispex-when when) (lispex-unless unless) (lispex-do do)))
         (forbidden (map (lambda (name)
                           (list (string->symbol (string-append "lx-" (symbol->string name)))
                                 name))
                         lispex-forbidden)))
-    (environment `(only (chezscheme) ,@lispex-keywords)
+    (environment `(only (chezscheme) ,@(remq 'do lispex-keywords))
                  `(rename (only (lispex syntax) ,@(map car strict) ,@(map car forbidden))
                           ,@strict ,@forbidden))))
 

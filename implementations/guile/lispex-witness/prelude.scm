@@ -266,6 +266,15 @@
     (scm-error 'out-of-range who "Argument out of range (refused by the prelude): ~S"
                (list k) (list k))))
 (define (lispex-list-ref l k) (guard-index "list-ref" k) (list-ref l k))
+;; The same for a negative size or range index elsewhere (make-bytevector, vector->list, ...).
+(define (guard-indexes who f)
+  (lambda (x . more)
+    (for-each (lambda (k) (guard-index who k)) (cons x more))
+    (apply f x more)))
+(define (guard-ranges who f)
+  (lambda (x . indexes)
+    (for-each (lambda (k) (guard-index who k)) indexes)
+    (apply f x indexes)))
 (define (lispex-list-tail l k) (guard-index "list-tail" k) (list-tail l k))
 
 (define (lispex-number->string n . radix)
@@ -334,22 +343,22 @@
     ("char=?" . ,char=?) ("char>=?" . ,char>=?) ("char>?" . ,char>?)
     ("integer->char" . ,integer->char)
     ;; strings and symbols
-    ("make-string" . ,lispex-make-string) ("string->list" . ,r7:string->list)
-    ("string->symbol" . ,string->symbol) ("string->vector" . ,r7:string->vector)
+    ("make-string" . ,lispex-make-string) ("string->list" . ,(guard-ranges "string->list" r7:string->list))
+    ("string->symbol" . ,string->symbol) ("string->vector" . ,(guard-ranges "string->vector" r7:string->vector))
     ("string-append" . ,string-append) ("string-ci<=?" . ,r7:string-ci<=?)
     ("string-ci<?" . ,r7:string-ci<?) ("string-ci=?" . ,r7:string-ci=?)
     ("string-ci>=?" . ,r7:string-ci>=?) ("string-ci>?" . ,r7:string-ci>?)
-    ("string-copy" . ,r7:string-copy) ("string-downcase" . ,r7:string-downcase)
+    ("string-copy" . ,(guard-ranges "string-copy" r7:string-copy)) ("string-downcase" . ,r7:string-downcase)
     ("string-foldcase" . ,r7:string-foldcase) ("string-length" . ,string-length)
     ("string-ref" . ,string-ref) ("string-upcase" . ,r7:string-upcase)
     ("string<=?" . ,string<=?) ("string<?" . ,string<?) ("string=?" . ,string=?)
-    ("string>=?" . ,string>=?) ("string>?" . ,string>?) ("substring" . ,substring)
-    ("symbol->string" . ,symbol->string) ("vector->string" . ,r7:vector->string)
+    ("string>=?" . ,string>=?) ("string>?" . ,string>?) ("substring" . ,(guard-ranges "substring" substring))
+    ("symbol->string" . ,symbol->string) ("vector->string" . ,(guard-ranges "vector->string" r7:vector->string))
     ;; vectors and bytevectors
     ("bytevector" . ,r7:bytevector) ("bytevector-length" . ,bytevector-length)
-    ("bytevector-u8-ref" . ,bytevector-u8-ref) ("make-bytevector" . ,r7:make-bytevector)
-    ("make-vector" . ,lispex-make-vector) ("vector" . ,vector) ("vector->list" . ,r7:vector->list)
-    ("vector-copy" . ,r7:vector-copy) ("vector-length" . ,vector-length)
+    ("bytevector-u8-ref" . ,bytevector-u8-ref) ("make-bytevector" . ,(guard-indexes "make-bytevector" r7:make-bytevector))
+    ("make-vector" . ,(guard-indexes "make-vector" lispex-make-vector)) ("vector" . ,vector) ("vector->list" . ,(guard-ranges "vector->list" r7:vector->list))
+    ("vector-copy" . ,(guard-ranges "vector-copy" r7:vector-copy)) ("vector-length" . ,vector-length)
     ("vector-ref" . ,vector-ref) ("vector-set!" . ,lispex-vector-set!)
     ;; control
     ;; Lispex continuations are escapes only; Guile's escape continuations are exactly that.
@@ -393,6 +402,12 @@
   (syntax-rules ()
     ((_ test body ...) (if test (values) (begin body ...)))))
 
+;; A `do` with no result expressions yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-do
+  (syntax-rules ()
+    ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
+    ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
+
 (define-syntax forbidden
   (lambda (stx)
     (syntax-violation #f "forbidden form in Lispex" stx)))
@@ -406,6 +421,7 @@
                     (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-when))
     (module-define! strict 'unless
                     (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-unless))
+    (module-define! strict 'do (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-do))
     (for-each (lambda (name)
                 (module-define! strict name
                                 (module-ref (resolve-module '(lispex-witness prelude))
@@ -416,5 +432,5 @@
     (list strict
           (resolve-interface '(guile)
                              #:select '(quote quasiquote unquote unquote-splicing lambda begin
-                                        set! define let let* letrec cond case and or do else))
+                                        set! define let let* letrec cond case and or else))
           (resolve-interface '(scheme base) #:select '(guard)))))

@@ -93,6 +93,11 @@
   (syntax-rules () ((_ test body ...) (if test (begin body ...) (values)))))
 (define-syntax lispex-unless
   (syntax-rules () ((_ test body ...) (if test (values) (begin body ...)))))
+;; A `do` with no result expressions yields no value in Lispex (R7RS: unspecified; MIT: #t).
+(define-syntax lispex-do
+  (syntax-rules ()
+    ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
+    ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
 (define-syntax lispex-forbidden-form
   (er-macro-transformer
    (lambda (form rename compare) (syntax-error "forbidden form in Lispex:" form))))
@@ -123,7 +128,8 @@
     (for-each (lambda (pair)
                 (environment-define-macro env (car pair)
                                           (environment-lookup-macro here (cdr pair))))
-              '((if . lispex-if) (when . lispex-when) (unless . lispex-unless)))
+              '((if . lispex-if) (when . lispex-when) (unless . lispex-unless)
+                (do . lispex-do)))
     (for-each (lambda (k)
                 (environment-define-macro env k
                                           (environment-lookup-macro here 'lispex-forbidden-form)))
