@@ -266,11 +266,11 @@
     (scm-error 'out-of-range who "Argument out of range (refused by the prelude): ~S"
                (list k) (list k))))
 (define (lispex-list-ref l k) (guard-index "list-ref" k) (list-ref l k))
-;; The same for a negative size or range index elsewhere (make-bytevector, vector->list, ...).
+;; The same for a negative size (make-bytevector, make-vector) or range index (vector->list, ...).
 (define (guard-indexes who f)
-  (lambda (x . more)
-    (for-each (lambda (k) (guard-index who k)) (cons x more))
-    (apply f x more)))
+  (lambda (n . fill)
+    (guard-index who n)
+    (apply f n fill)))
 (define (guard-ranges who f)
   (lambda (x . indexes)
     (for-each (lambda (k) (guard-index who k)) indexes)
