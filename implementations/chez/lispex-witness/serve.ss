@@ -79,7 +79,9 @@
 (define lx-list-ref list-ref)
 (define lx-list-tail list-tail)
 (define lx-bytevector bytevector)
-(define lx-make-bytevector make-bytevector)
+;; R7RS leaves the contents of (make-bytevector n) unspecified (Chez leaves them as they were);
+;; Lispex fills with 0.
+(define (lx-make-bytevector n . fill) (make-bytevector n (if (null? fill) 0 (car fill))))
 
 (define bindings (lispex-bindings (lambda (name) (top-level-value name))))
 
