@@ -345,8 +345,10 @@ class Campaign:
             else:
                 s.not_comparable += 1
             return None
-        if self.known and self.known.match(result.observations, result.verdict.factions,
-                                           case.source) is not None:
+        if self.known and (self.known.match(result.observations, result.verdict.factions,
+                                            case.source) is not None or
+                           (kind == "one-sided-limit" and self.known.match_resource(
+                               result.observations, case.source) is not None)):
             s.known_differences += 1
             return None
         sig = signature(result)
