@@ -29,6 +29,7 @@ import ctypes
 import json
 import os
 import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -49,6 +50,17 @@ EXIT = {"ok": 0, "source-error": 1, "runtime-error": 1, "resource": 2}
 PHASE = {"source-error": None, "runtime-error": "runtime", "resource": "resource"}
 PR_SET_PDEATHSIG = 1
 ANSWER = b'{"status":'
+# A Scheme counts no machine transitions. Where a case has a machine-transition limit, the
+# witness gets this much time per transition (far more than any Scheme needs for the work the
+# limit allows) and at least BUDGET_FLOOR seconds; past it the case is the witness's resource
+# outcome `time-budget`, and its Scheme is started afresh, instead of running on to the court's
+# deadline and costing the campaign a whole worker.
+SECONDS_PER_TRANSITION = 20e-6
+BUDGET_FLOOR = 1.0
+
+
+class OverBudget(Exception):
+    pass
 
 
 class SchemeMissing(Exception):
@@ -117,17 +129,31 @@ class Process:
 
     def __init__(self, scheme: Scheme) -> None:
         self.scheme = scheme
-        exe = scheme.binary()
-        self.version = version_of(scheme, exe)
-        self.proc = subprocess.Popen(scheme.argv(exe), stdin=subprocess.PIPE,
+        self.exe = scheme.binary()
+        self.version = version_of(scheme, self.exe)
+        self.deadline: float | None = None
+        self._start()
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen(self.scheme.argv(self.exe), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=sys.stderr.fileno(),
-                                     bufsize=0, env=dict(os.environ, **scheme.env),
+                                     bufsize=0, env=dict(os.environ, **self.scheme.env),
                                      preexec_fn=_die_with_parent(os.getpid()))
         self._buf = bytearray()
+        self.deadline = None
         self._wait_ready()
+
+    def restart(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        self._start()
 
     def _read(self) -> bytes:
         assert self.proc.stdout is not None
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                raise OverBudget()
         chunk = os.read(self.proc.stdout.fileno(), 65536)
         if not chunk:
             raise RuntimeError(f"{self.scheme.name} exited (status {self.proc.wait()})")
@@ -167,7 +193,23 @@ class Process:
             raise RuntimeError(f"{self.scheme.name} left its serve loop: "
                                f"{line.decode('utf-8', 'replace').strip()}")
 
-    def run(self, source: bytes, input_text: str | None, output_limit: int) -> dict[str, Any]:
+    def run(self, source: bytes, input_text: str | None, output_limit: int,
+            budget: float | None = None) -> dict[str, Any]:
+        """The Scheme's answer; past ``budget`` seconds, the `time-budget` resource outcome
+        (and a fresh Scheme for the next case)."""
+        self.deadline = time.monotonic() + budget if budget is not None else None
+        try:
+            return self._run(source, input_text, output_limit)
+        except OverBudget:
+            self.restart()
+            return {"status": "resource", "values": [], "stdout": "", "warnings": [],
+                    "error": {"class": "time-budget",
+                              "message": f"no answer within {budget:.1f} s, the witness's "
+                                         "stand-in for the machine-transition limit"}}
+        finally:
+            self.deadline = None
+
+    def _run(self, source: bytes, input_text: str | None, output_limit: int) -> dict[str, Any]:
         assert self.proc.stdin is not None
         inp = input_text.encode("utf-8") if input_text is not None else b""
         header = f"RUN {len(source)} {len(inp) if input_text is not None else -1} " \
@@ -183,6 +225,7 @@ class Process:
             if aborted is not None:
                 self.proc.stdin.write(self.scheme.resume)
                 self.proc.stdin.flush()
+                self.deadline = None
                 self._wait_ready()
                 status, cls = aborted
                 text = line.strip().lstrip(b";").decode("utf-8", "replace")
@@ -242,13 +285,16 @@ def handle(req: dict[str, Any], scheme: Process, product_id: str) -> dict[str, A
             source = req["source"].encode("utf-8")
         limits = req.get("limits") or {}
         output_limit = int(limits.get("output-byte", DEFAULT_OUTPUT_LIMIT))
+        transitions = limits.get("machine-transition")
+        budget = None if transitions is None else \
+            max(BUDGET_FLOOR, int(transitions) * SECONDS_PER_TRANSITION)
         input_text = req.get("input")
         if input_text is not None and not isinstance(input_text, str):
             raise TypeError("input must be a string or null")
     except (KeyError, ValueError, AttributeError, TypeError) as e:
         return {"id": rid, "ok": False, "error": {"kind": "bad-request", "message": str(e)}}
     wall0 = time.perf_counter()
-    answer = scheme.run(source, input_text, output_limit)
+    answer = scheme.run(source, input_text, output_limit, budget)
     if answer["status"] == "input-error":
         return {"id": rid, "ok": False,
                 "error": {"kind": "input-error",

@@ -169,6 +169,19 @@ def test_the_output_limit_holds_and_the_witness_lives_on(witness):
         assert s.run_case(b"(+ 1 1)").observations[witness]["semantic"]["values"] == ["2"]
 
 
+@each_witness("guile", "chez", "mit")
+def test_a_spin_under_a_transition_limit_is_a_resource_outcome_not_a_deadline(witness):
+    """A Scheme counts no transitions: under a machine-transition limit it gets a time budget
+    (at least a second) and then the resource outcome `time-budget`, long before the court's
+    deadline; the next case runs on a fresh Scheme."""
+    res = resolve(load_config(search_cwd=False), impls=[witness])
+    with CourtSession(res, Limits(timeout=120, meter_limits={"machine-transition": 1000})) as s:
+        spin = s.run_case(b"(define (f) (f)) (f)").observations[witness]
+        assert spin["semantic"]["status"] == "resource", spin
+        assert spin["semantic"]["resource_outcome"]["limit"] == "time-budget"
+        assert s.run_case(b"(+ 1 1)").observations[witness]["semantic"]["values"] == ["2"]
+
+
 # ---- known differences on a panel --------------------------------------------------------------
 
 @pytest.mark.parametrize("witness,program,entry", [
