@@ -8,7 +8,7 @@
 ;;; network, `eval` or library system, and nothing of one case reaches the next.
 
 (library (lispex syntax)
-  (export lispex-if lispex-when lispex-unless lispex-do
+  (export lispex-if lispex-when lispex-unless lispex-do lispex-set!
           lx-define-syntax lx-syntax-rules lx-syntax-case lx-let-syntax lx-letrec-syntax
           lx-define-library lx-include lx-include-ci lx-include-library-declarations
           lx-define-values lx-let-values lx-let*-values)
@@ -23,6 +23,9 @@
     (syntax-rules ()
       ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
       ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
+  ;; `set!` yields no value in Lispex (R7RS: unspecified).
+  (define-syntax lispex-set!
+    (syntax-rules () ((_ var expr) (begin (set! var expr) (values)))))
   (define-syntax define-forbidden
     (syntax-rules ()
       ((_ name ...)
@@ -86,12 +89,13 @@
 (define bindings (lispex-bindings (lambda (name) (top-level-value name))))
 
 (define base-env
-  (let ((strict '((lispex-if if) (lispex-when when) (lispex-unless unless) (lispex-do do)))
+  (let ((strict '((lispex-if if) (lispex-when when) (lispex-unless unless) (lispex-do do)
+                  (lispex-set! set!)))
         (forbidden (map (lambda (name)
                           (list (string->symbol (string-append "lx-" (symbol->string name)))
                                 name))
                         lispex-forbidden)))
-    (environment `(only (chezscheme) ,@(remq 'do lispex-keywords))
+    (environment `(only (chezscheme) ,@(remq 'set! (remq 'do lispex-keywords)))
                  `(rename (only (lispex syntax) ,@(map car strict) ,@(map car forbidden))
                           ,@strict ,@forbidden))))
 

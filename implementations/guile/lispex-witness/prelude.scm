@@ -271,6 +271,10 @@
   (lambda (n . fill)
     (guard-index who n)
     (apply f n fill)))
+(define (guard-second who f)
+  (lambda (x k . more)
+    (guard-index who k)
+    (apply f x k more)))
 (define (guard-ranges who f)
   (lambda (x . indexes)
     (for-each (lambda (k) (guard-index who k)) indexes)
@@ -350,16 +354,16 @@
     ("string-ci>=?" . ,r7:string-ci>=?) ("string-ci>?" . ,r7:string-ci>?)
     ("string-copy" . ,(guard-ranges "string-copy" r7:string-copy)) ("string-downcase" . ,r7:string-downcase)
     ("string-foldcase" . ,r7:string-foldcase) ("string-length" . ,string-length)
-    ("string-ref" . ,string-ref) ("string-upcase" . ,r7:string-upcase)
+    ("string-ref" . ,(guard-second "string-ref" string-ref)) ("string-upcase" . ,r7:string-upcase)
     ("string<=?" . ,string<=?) ("string<?" . ,string<?) ("string=?" . ,string=?)
     ("string>=?" . ,string>=?) ("string>?" . ,string>?) ("substring" . ,(guard-ranges "substring" substring))
     ("symbol->string" . ,symbol->string) ("vector->string" . ,(guard-ranges "vector->string" r7:vector->string))
     ;; vectors and bytevectors
     ("bytevector" . ,r7:bytevector) ("bytevector-length" . ,bytevector-length)
-    ("bytevector-u8-ref" . ,bytevector-u8-ref) ("make-bytevector" . ,(guard-indexes "make-bytevector" r7:make-bytevector))
+    ("bytevector-u8-ref" . ,(guard-second "bytevector-u8-ref" bytevector-u8-ref)) ("make-bytevector" . ,(guard-indexes "make-bytevector" r7:make-bytevector))
     ("make-vector" . ,(guard-indexes "make-vector" lispex-make-vector)) ("vector" . ,vector) ("vector->list" . ,(guard-ranges "vector->list" r7:vector->list))
     ("vector-copy" . ,(guard-ranges "vector-copy" r7:vector-copy)) ("vector-length" . ,vector-length)
-    ("vector-ref" . ,vector-ref) ("vector-set!" . ,lispex-vector-set!)
+    ("vector-ref" . ,(guard-second "vector-ref" vector-ref)) ("vector-set!" . ,(guard-second "vector-set!" lispex-vector-set!))
     ;; control
     ;; Lispex continuations are escapes only; Guile's escape continuations are exactly that.
     ("call-with-current-continuation" . ,call/cc) ("call-with-values" . ,call-with-values)
@@ -408,6 +412,11 @@
     ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
     ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
 
+;; `set!` yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-set!
+  (syntax-rules ()
+    ((_ var expr) (begin (set! var expr) (values)))))
+
 (define-syntax forbidden
   (lambda (stx)
     (syntax-violation #f "forbidden form in Lispex" stx)))
@@ -422,6 +431,8 @@
     (module-define! strict 'unless
                     (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-unless))
     (module-define! strict 'do (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-do))
+    (module-define! strict 'set!
+                    (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-set!))
     (for-each (lambda (name)
                 (module-define! strict name
                                 (module-ref (resolve-module '(lispex-witness prelude))
@@ -432,5 +443,5 @@
     (list strict
           (resolve-interface '(guile)
                              #:select '(quote quasiquote unquote unquote-splicing lambda begin
-                                        set! define let let* letrec cond case and or else))
+                                        define let let* letrec cond case and or else))
           (resolve-interface '(scheme base) #:select '(guard)))))

@@ -98,6 +98,9 @@
   (syntax-rules ()
     ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
     ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
+;; `set!` yields no value in Lispex (R7RS: unspecified; MIT: the old value).
+(define-syntax lispex-set!
+  (syntax-rules () ((_ var expr) (begin (set! var expr) (values)))))
 (define-syntax lispex-forbidden-form
   (er-macro-transformer
    (lambda (form rename compare) (syntax-error "forbidden form in Lispex:" form))))
@@ -129,7 +132,7 @@
                 (environment-define-macro env (car pair)
                                           (environment-lookup-macro here (cdr pair))))
               '((if . lispex-if) (when . lispex-when) (unless . lispex-unless)
-                (do . lispex-do)))
+                (do . lispex-do) (set! . lispex-set!)))
     (for-each (lambda (k)
                 (environment-define-macro env k
                                           (environment-lookup-macro here 'lispex-forbidden-form)))
