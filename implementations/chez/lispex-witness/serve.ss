@@ -8,7 +8,7 @@
 ;;; network, `eval` or library system, and nothing of one case reaches the next.
 
 (library (lispex syntax)
-  (export lispex-if lispex-when lispex-unless lispex-do lispex-set!
+  (export lispex-if lispex-when lispex-unless lispex-do lispex-set! lispex-cond lispex-case
           lx-define-syntax lx-syntax-rules lx-syntax-case lx-let-syntax lx-letrec-syntax
           lx-define-library lx-include lx-include-ci lx-include-library-declarations
           lx-define-values lx-let-values lx-let*-values)
@@ -23,6 +23,15 @@
     (syntax-rules ()
       ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
       ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
+  ;; A `cond` or `case` with no clause taken yields no value in Lispex (R7RS: unspecified).
+  (define-syntax lispex-cond
+    (syntax-rules (else)
+      ((_ clause ... (else e ...)) (cond clause ... (else e ...)))
+      ((_ clause ...) (cond clause ... (else (values))))))
+  (define-syntax lispex-case
+    (syntax-rules (else)
+      ((_ key clause ... (else e ...)) (case key clause ... (else e ...)))
+      ((_ key clause ...) (case key clause ... (else (values))))))
   ;; `set!` yields no value in Lispex (R7RS: unspecified).
   (define-syntax lispex-set!
     (syntax-rules () ((_ var expr) (begin (set! var expr) (values)))))
@@ -90,12 +99,13 @@
 
 (define base-env
   (let ((strict '((lispex-if if) (lispex-when when) (lispex-unless unless) (lispex-do do)
-                  (lispex-set! set!)))
+                  (lispex-set! set!) (lispex-cond cond) (lispex-case case)))
         (forbidden (map (lambda (name)
                           (list (string->symbol (string-append "lx-" (symbol->string name)))
                                 name))
                         lispex-forbidden)))
-    (environment `(only (chezscheme) ,@(remq 'set! (remq 'do lispex-keywords)))
+    (environment `(only (chezscheme)
+                        ,@(remp (lambda (k) (memq k '(set! do cond case))) lispex-keywords))
                  `(rename (only (lispex syntax) ,@(map car strict) ,@(map car forbidden))
                           ,@strict ,@forbidden))))
 

@@ -251,6 +251,11 @@
 (define (list-rest p) (warn! "W331") (cdr p))
 
 (define (not-equal? a b) (not (equal? a b)))
+;; Lispex's eq? behaves as eqv? (R7RS leaves eq? on numbers and characters unspecified), and so do
+;; memq and assq, but each is a primitive of its own, written under its own name.
+(define (lispex-eq? a b) (eqv? a b))
+(define (lispex-memq x l) (memv x l))
+(define (lispex-assq x l) (assv x l))
 
 ;; R7RS leaves the default fill unspecified; Lispex fills with 0 (a space for strings).
 (define* (lispex-make-list n #:optional (fill 0)) (guard-index "make-list" n) (make-list n fill))
@@ -291,8 +296,7 @@
 (define lispex-bindings
   `(;; equality
     ("!=" . ,not-equal?) ("==" . ,equal?) ("boolean=?" . ,r7:boolean=?)
-    ;; R7RS leaves eq? on numbers and characters unspecified; Lispex's eq? is eqv?.
-    ("eq?" . ,eqv?) ("equal?" . ,equal?) ("eqv?" . ,eqv?) ("symbol=?" . ,r7:symbol=?)
+    ("eq?" . ,lispex-eq?) ("equal?" . ,equal?) ("eqv?" . ,eqv?) ("symbol=?" . ,r7:symbol=?)
     ;; predicates
     ("boolean?" . ,boolean?) ("bytevector?" . ,bytevector?) ("char?" . ,char?)
     ("complex?" . ,complex?) ("empty?" . ,null?) ("error-object?" . ,r7:error-object?)
@@ -316,7 +320,7 @@
     ("truncate-quotient" . ,r7:truncate-quotient)
     ("truncate-remainder" . ,r7:truncate-remainder) ("truncate/" . ,r7:truncate/)
     ;; pairs and lists
-    ("append" . ,append) ("assoc" . ,assoc) ("assq" . ,assv) ("assv" . ,assv)
+    ("append" . ,append) ("assoc" . ,assoc) ("assq" . ,lispex-assq) ("assv" . ,assv)
     ("caaaar" . ,caaaar) ("caaadr" . ,caaadr) ("caaar" . ,caaar) ("caadar" . ,caadar)
     ("caaddr" . ,caaddr) ("caadr" . ,caadr) ("caar" . ,caar) ("cadaar" . ,cadaar)
     ("cadadr" . ,cadadr) ("cadar" . ,cadar) ("caddar" . ,caddar) ("cadddr" . ,cadddr)
@@ -328,7 +332,7 @@
     ("list" . ,list) ("list->string" . ,list->string) ("list->vector" . ,list->vector)
     ("list-copy" . ,r7:list-copy) ("list-first" . ,list-first) ("list-ref" . ,lispex-list-ref)
     ("list-rest" . ,list-rest) ("list-tail" . ,lispex-list-tail) ("make-list" . ,lispex-make-list)
-    ("member" . ,member) ("memq" . ,memv) ("memv" . ,memv) ("nth" . ,lispex-list-ref)
+    ("member" . ,member) ("memq" . ,lispex-memq) ("memv" . ,memv) ("nth" . ,lispex-list-ref)
     ("rest" . ,cdr) ("reverse" . ,reverse)
     ;; higher-order
     ("all?" . ,all?) ("any?" . ,any?) ("apply" . ,apply) ("filter" . ,lispex-filter)
@@ -412,6 +416,16 @@
     ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
     ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
 
+;; A `cond` or `case` with no clause taken yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-cond
+  (syntax-rules (else)
+    ((_ clause ... (else e ...)) (cond clause ... (else e ...)))
+    ((_ clause ...) (cond clause ... (else (values))))))
+(define-syntax lispex-case
+  (syntax-rules (else)
+    ((_ key clause ... (else e ...)) (case key clause ... (else e ...)))
+    ((_ key clause ...) (case key clause ... (else (values))))))
+
 ;; `set!` yields no value in Lispex (R7RS: unspecified).
 (define-syntax lispex-set!
   (syntax-rules ()
@@ -433,6 +447,10 @@
     (module-define! strict 'do (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-do))
     (module-define! strict 'set!
                     (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-set!))
+    (module-define! strict 'cond
+                    (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-cond))
+    (module-define! strict 'case
+                    (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-case))
     (for-each (lambda (name)
                 (module-define! strict name
                                 (module-ref (resolve-module '(lispex-witness prelude))
@@ -443,5 +461,5 @@
     (list strict
           (resolve-interface '(guile)
                              #:select '(quote quasiquote unquote unquote-splicing lambda begin
-                                        define let let* letrec cond case and or else))
+                                        define let let* letrec and or else))
           (resolve-interface '(scheme base) #:select '(guard)))))

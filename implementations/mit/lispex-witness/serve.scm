@@ -98,6 +98,15 @@
   (syntax-rules ()
     ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
     ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
+;; A `cond` or `case` with no clause taken yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-cond
+  (syntax-rules (else)
+    ((_ clause ... (else e ...)) (cond clause ... (else e ...)))
+    ((_ clause ...) (cond clause ... (else (values))))))
+(define-syntax lispex-case
+  (syntax-rules (else)
+    ((_ key clause ... (else e ...)) (case key clause ... (else e ...)))
+    ((_ key clause ...) (case key clause ... (else (values))))))
 ;; `set!` yields no value in Lispex (R7RS: unspecified; MIT: the old value).
 (define-syntax lispex-set!
   (syntax-rules () ((_ var expr) (begin (set! var expr) (values)))))
@@ -132,7 +141,8 @@
                 (environment-define-macro env (car pair)
                                           (environment-lookup-macro here (cdr pair))))
               '((if . lispex-if) (when . lispex-when) (unless . lispex-unless)
-                (do . lispex-do) (set! . lispex-set!)))
+                (do . lispex-do) (set! . lispex-set!) (cond . lispex-cond)
+                (case . lispex-case)))
     (for-each (lambda (k)
                 (environment-define-macro env k
                                           (environment-lookup-macro here 'lispex-forbidden-form)))

@@ -300,6 +300,11 @@
 (define (lx-list-first p) (warn! "W331") (car p))
 (define (lx-list-rest p) (warn! "W331") (cdr p))
 (define (lx-not-equal? a b) (not (equal? a b)))
+;; Lispex's eq? behaves as eqv? (R7RS leaves eq? on numbers and characters unspecified), and so do
+;; memq and assq, but each is a primitive of its own, written under its own name.
+(define (lx-eq? a b) (eqv? a b))
+(define (lx-memq x l) (memv x l))
+(define (lx-assq x l) (assv x l))
 
 ;; R7RS leaves the default fill unspecified; Lispex fills with 0 (a space for strings).
 (define (lx-make-list n . fill) (make-list n (if (null? fill) 0 (car fill))))
@@ -403,7 +408,7 @@
   '(;; equality
     ("!=" . lx-not-equal?) ("==" . equal?) ("boolean=?" . boolean=?)
     ;; R7RS leaves eq? on numbers and characters unspecified; Lispex's eq? is eqv?.
-    ("eq?" . eqv?) ("equal?" . equal?) ("eqv?" . eqv?) ("symbol=?" . symbol=?)
+    ("eq?" . lx-eq?) ("equal?" . equal?) ("eqv?" . eqv?) ("symbol=?" . symbol=?)
     ;; predicates
     ("boolean?" . boolean?) ("bytevector?" . bytevector?) ("char?" . char?)
     ("complex?" . complex?) ("empty?" . null?) ("error-object?" . lx-error-object?)
@@ -427,7 +432,7 @@
     ("truncate-quotient" . lx-truncate-quotient)
     ("truncate-remainder" . lx-truncate-remainder) ("truncate/" . lx-truncate/)
     ;; pairs and lists
-    ("append" . append) ("assoc" . assoc) ("assq" . assv) ("assv" . assv)
+    ("append" . append) ("assoc" . assoc) ("assq" . lx-assq) ("assv" . assv)
     ("caaaar" . caaaar) ("caaadr" . caaadr) ("caaar" . caaar) ("caadar" . caadar)
     ("caaddr" . caaddr) ("caadr" . caadr) ("caar" . caar) ("cadaar" . cadaar)
     ("cadadr" . cadadr) ("cadar" . cadar) ("caddar" . caddar) ("cadddr" . cadddr)
@@ -439,7 +444,7 @@
     ("list" . list) ("list->string" . list->string) ("list->vector" . list->vector)
     ("list-copy" . lx-list-copy) ("list-first" . lx-list-first) ("list-ref" . lx-list-ref)
     ("list-rest" . lx-list-rest) ("list-tail" . lx-list-tail) ("make-list" . lx-make-list)
-    ("member" . member) ("memq" . memv) ("memv" . memv) ("nth" . lx-list-ref)
+    ("member" . member) ("memq" . lx-memq) ("memv" . memv) ("nth" . lx-list-ref)
     ("rest" . cdr) ("reverse" . reverse)
     ;; higher-order
     ("all?" . lx-all?) ("any?" . lx-any?) ("apply" . apply) ("filter" . lx-filter)
