@@ -56,7 +56,7 @@ ANSWER = b'{"status":'
 # outcome `time-budget`, and its Scheme is started afresh, instead of running on to the court's
 # deadline and costing the campaign a whole worker.
 SECONDS_PER_TRANSITION = 20e-6
-BUDGET_FLOOR = 1.0
+BUDGET_FLOOR = 3.0
 
 
 class OverBudget(Exception):

@@ -172,7 +172,7 @@ def test_the_output_limit_holds_and_the_witness_lives_on(witness):
 @each_witness("guile", "chez", "mit")
 def test_a_spin_under_a_transition_limit_is_a_resource_outcome_not_a_deadline(witness):
     """A Scheme counts no transitions: under a machine-transition limit it gets a time budget
-    (at least a second) and then the resource outcome `time-budget`, long before the court's
+    (at least 3 s) and then the resource outcome `time-budget`, long before the court's
     deadline; the next case runs on a fresh Scheme."""
     res = resolve(load_config(search_cwd=False), impls=[witness])
     with CourtSession(res, Limits(timeout=120, meter_limits={"machine-transition": 1000})) as s:
