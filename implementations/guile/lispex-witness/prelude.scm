@@ -272,9 +272,13 @@
                (list k) (list k))))
 (define (lispex-list-ref l k) (guard-index "list-ref" k) (list-ref l k))
 ;; The same for a negative size (make-bytevector, make-vector) or range index (vector->list, ...).
+;; A size past 2^32 would make Guile abort for want of memory rather than raise.
 (define (guard-indexes who f)
   (lambda (n . fill)
     (guard-index who n)
+    (when (and (exact-integer? n) (> n (expt 2 32)))
+      (scm-error 'out-of-range who "Argument out of range (refused by the prelude): ~S"
+                 (list n) (list n)))
     (apply f n fill)))
 (define (guard-second who f)
   (lambda (x k . more)
