@@ -25,6 +25,9 @@ FIXED_COURTS: dict[str, tuple[str, ...]] = {
     "all-four": ("tree", "vm", "topaz-tree", "topaz-vm"),
     # The Lispex tree interpreter against GNU Guile: a witness that shares no code with the kernel.
     "witness": ("tree", "guile"),
+    # One member of each built-in lineage against every witness: Schemes nobody here wrote, each
+    # a lineage of its own, so a majority of lineages can name the odd one out.
+    "panel": ("tree", "topaz-vm", "guile", "chez", "mit"),
 }
 DEFAULT_COURT = "tree-rust"
 

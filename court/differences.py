@@ -15,6 +15,9 @@ A product's manifest may name a file (``known_differences``) of entries like
     fuzz_avoid = true                 # the fuzzer generates no program that uses `uses`
 
 Every criterion given must hold (each list: any of its items); an entry with none is refused.
+A file may begin with ``include = ["other.toml"]`` (paths relative to it): the entries every
+witness shares, Lispex's own deliberate rules, are written once and included by each witness's
+file; an id may appear once in all of them.
 A disagreement between the witness and the other members that an entry covers is a **known
 difference**, reported with the entry's id; any other disagreement is a finding.
 
@@ -96,13 +99,21 @@ def _strings(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def load(path: Path) -> list[Difference]:
+def load(path: Path, _including: tuple[Path, ...] = ()) -> list[Difference]:
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise DifferencesError(f"{path}: {e}") from None
     out: list[Difference] = []
-    seen: set[str] = set()
+    includes = data.get("include", [])
+    if not isinstance(includes, list) or not all(isinstance(x, str) and x for x in includes):
+        raise DifferencesError(f"{path}: include must be a list of paths")
+    for name in includes:
+        other = (path.parent / name).resolve()
+        if other in _including or other == path.resolve():
+            raise DifferencesError(f"{path}: include {name} includes itself")
+        out.extend(load(other, (*_including, path.resolve())))
+    seen: set[str] = {d.id for d in out}
     for i, entry in enumerate(data.get("difference", [])):
         where = f"{path}: difference #{i + 1}"
         if not isinstance(entry, dict):
@@ -133,7 +144,7 @@ def load(path: Path) -> list[Difference]:
         if not (d.lispex_codes or d.lispex_status or d.witness or d.uses or d.source or d.cases):
             raise DifferencesError(f"{where} ({did}): needs at least one criterion")
         out.append(d)
-    unknown_top = set(data) - {"difference", "schema"}
+    unknown_top = set(data) - {"difference", "schema", "include"}
     if unknown_top:
         raise DifferencesError(f"{path}: unknown tables {sorted(unknown_top)}")
     return out
@@ -147,8 +158,11 @@ def _answer(obs: dict[str, Any]) -> str:
 
 
 def covers(d: Difference, witness: str, observations: dict[str, dict[str, Any]],
-           source: str, case_id: str | None) -> bool:
-    others = [o for m, o in observations.items() if m != witness]
+           source: str, case_id: str | None, lispex: list[str] | None = None) -> bool:
+    """Whether ``d`` explains ``witness``'s answer against the Lispex side: the members named in
+    ``lispex`` (by default every other member)."""
+    others = [o for m, o in observations.items()
+              if m != witness and (lispex is None or m in lispex)]
     if witness not in observations or not others:
         return False
     if d.cases and not (case_id and any(fnmatch.fnmatchcase(case_id, g) for g in d.cases)):
@@ -187,37 +201,60 @@ class KnownDifferences:
     def __bool__(self) -> bool:
         return any(self.by_member.values())
 
+    def _lispex_side(self, observations: dict[str, dict[str, Any]]) -> list[str]:
+        """The members with no known-differences file: the Lispex implementations."""
+        return [m for m in observations if m not in self.by_member]
+
     def match(self, observations: dict[str, dict[str, Any]], factions: list[list[str]],
               source: str, case_id: str | None = None) -> Difference | None:
-        """The entry that explains this disagreement, if one does: the witness stands alone in
-        its faction and an entry of its file covers the case."""
-        for member, entries in self.by_member.items():
-            if [member] not in factions:
-                continue
-            for d in entries:
-                if covers(d, member, observations, source, case_id):
-                    return d
-        return None
+        """The entry that explains this disagreement, if one does: the Lispex members stand
+        together, and every witness that stands apart from them has an entry of its own file
+        that covers its answer (one witness alone, or several, each for its own reason). With
+        no Lispex member in the court, a witness alone in its faction is matched."""
+        lispex = self._lispex_side(observations)
+        home = [f for f in factions if set(f) & set(lispex)]
+        if not lispex:
+            for member, entries in self.by_member.items():
+                if [member] in factions:
+                    for d in entries:
+                        if covers(d, member, observations, source, case_id):
+                            return d
+            return None
+        if len(home) != 1 or not set(lispex) <= set(home[0]):
+            return None  # the Lispex members disagree among themselves: no list excuses that
+        odd = [m for m in self.by_member if m in observations and m not in home[0]]
+        found: Difference | None = None
+        for member in odd:
+            d = next((d for d in self.by_member[member]
+                      if covers(d, member, observations, source, case_id, lispex)), None)
+            if d is None:
+                return None
+            found = found or d
+        return found
 
     def match_resource(self, observations: dict[str, dict[str, Any]], source: str,
                        case_id: str | None = None) -> Difference | None:
-        """An entry (``timeouts = true``) that covers the witness running on, to an answer or to
-        the deadline, where every other member reached a resource limit (meters and a
-        recursion limit the witness has no counterpart for)."""
+        """An entry (``timeouts = true``) that covers each witness running on, to an answer or
+        to the deadline, where every Lispex member reached a resource limit (meters and a
+        recursion limit the witnesses have no counterpart for)."""
+        lispex = self._lispex_side(observations)
+        if not lispex or any(observations[m]["semantic"]["status"] != "resource"
+                             for m in lispex):
+            return None
+        found: Difference | None = None
         for member, entries in self.by_member.items():
             obs = observations.get(member)
             if obs is None or obs["semantic"]["status"] == "resource":
                 continue
             if obs["semantic"]["status"] == "infrastructure-error" and \
                     [f.get("kind") for f in obs.get("faults", [])] != ["timeout"]:
-                continue
-            others = [o for m, o in observations.items() if m != member]
-            if not others or any(o["semantic"]["status"] != "resource" for o in others):
-                continue
-            for d in entries:
-                if d.timeouts and covers(d, member, observations, source, case_id):
-                    return d
-        return None
+                return None
+            d = next((d for d in entries if d.timeouts and
+                      covers(d, member, observations, source, case_id, lispex)), None)
+            if d is None:
+                return None
+            found = found or d
+        return found
 
     def avoided_names(self) -> set[str]:
         return {n for entries in self.by_member.values() for d in entries if d.fuzz_avoid

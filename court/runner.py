@@ -126,8 +126,12 @@ def classify(case: Case, result: CaseResult, known: KnownDifferences | None = No
         entry = None
         if v.kind == "disagree":
             entry = known.match(result.observations, v.factions, source, case.id)
-        elif infra or v.kind == "not-comparable":
-            entry = known.match_resource(result.observations, source, case.id)
+        elif infra or v.kind in ("not-comparable", "one-sided-limit"):
+            # A witness running on where the Lispex members reached a limit; or, not comparable
+            # for another reason, witnesses that differ from them on what was compared.
+            entry = known.match_resource(result.observations, source, case.id) or \
+                (known.match(result.observations, v.factions, source, case.id)
+                 if v.kind == "not-comparable" else None)
         if entry is not None:
             # The witness differs here on purpose; the other members are still held to the
             # expectation.

@@ -87,6 +87,9 @@ def print_finding(finding: Any, term: Term, res: Any, args: argparse.Namespace) 
     if div:
         for t in divergence_lines(div, term.width):
             term.line(t)
+    stands = lineage_stands(finding.signature.get("factions") or [], res.lineages())
+    if stands:
+        term.wrapped(f"lineages: {stands}")
     if finding.path:
         term.line(f"saved as {finding.path}")
     argv = finding_argv(finding, res, args)
@@ -94,6 +97,20 @@ def print_finding(finding: Any, term: Term, res: Any, args: argparse.Namespace) 
         term.line("reproduce:", style="bold")
         for line in shell_lines(argv, term.width):
             term.command(line)
+
+
+def lineage_stands(factions: list[list[str]], lineages: dict[str, str]) -> str:
+    """Which lineages stood where: `lispex-kernel (tree, topaz-vm) | guile, chez | mit`."""
+    if len(set(lineages.values())) < 2:
+        return ""
+    sides = []
+    for faction in factions:
+        by: dict[str, list[str]] = {}
+        for m in faction:
+            by.setdefault(lineages.get(m, m), []).append(m)
+        sides.append(", ".join(lin if ms == [lin] else f"{lin} ({', '.join(ms)})"
+                               for lin, ms in by.items()))
+    return " | ".join(sides)
 
 
 class LiveLine:

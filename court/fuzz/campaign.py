@@ -8,13 +8,13 @@ the same seed and code give the same programs and the same findings, however the
 interleave. Exact duplicate programs are skipped before they are run.
 
 A finding is a case whose verdict kind is in ``verdict.FINDING_KINDS`` (a confirmed
-disagreement, and the kinds other parts of the court add). Its signature is coarse on purpose,
-so that one bug is one finding: the kind, the class of the first differing axis (outcome,
-output, warnings, diagnostic, span), who sided with whom, and (except for output and span
-divergences) each member's status and diagnostic code. After minimisation a second test
-catches the same bug seen through a different signature: a finding whose minimised program's
-operators contain (or are contained in) those of an earlier one with the same factions is counted
-as that one.
+disagreement, and the kinds other parts of the court add). Its signature is coarse: the kind,
+the class of the first differing axis (outcome, output, warnings, diagnostic, span), who sided
+with whom, and (except for output and span divergences) each member's status and diagnostic code.
+It is what the reducer keeps while it minimises, not a judgement that two findings are one bug:
+that is decided after minimisation, where a finding whose minimised program's operators contain
+(or are contained in) those of an earlier one with the same factions is counted as that one
+(``duplicates`` when the signatures match too, ``same bug`` otherwise).
 """
 
 from __future__ import annotations
@@ -352,8 +352,10 @@ class Campaign:
             else:
                 s.not_comparable += 1
             return None
-        if self.known and self.known.match(result.observations, result.verdict.factions,
-                                           case.source) is not None:
+        if self.known and (self.known.match(result.observations, result.verdict.factions,
+                                            case.source) is not None or
+                           (kind == "one-sided-limit" and self.known.match_resource(
+                               result.observations, case.source) is not None)):
             s.known_differences += 1
             return None
         if result.verdict.candidate_known_difference:
@@ -365,9 +367,9 @@ class Campaign:
         if sid in self.quarantine:
             s.quarantined += 1
             return None
-        if sid in self.seen:
-            s.duplicates += 1
-            return None
+        # A signature seen before is no proof of the same bug (on a court of two members every
+        # value difference has one signature): the minimised programs decide, below.
+        repeat = sid in self.seen
         self.seen.add(sid)
         t1 = time.perf_counter()
         minimized, tests = reduce(
@@ -384,10 +386,15 @@ class Campaign:
         bug = (sig["kind"], json.dumps(sig["factions"]), fingerprint(minimized))
         earlier = self.same_bug(bug)
         if earlier is not None:
-            s.same_bug += 1
-            earlier.same_bug += 1
+            if repeat:
+                s.duplicates += 1
+            else:
+                s.same_bug += 1
+                earlier.same_bug += 1
             return None
-        finding = Finding(sid, sig, case.source, minimized, case.input, case.features,
+        # A second bug under a signature already found needs a name (and a file) of its own.
+        fid = signature_id({**sig, "minimized": minimized}) if repeat else sid
+        finding = Finding(fid, sig, case.source, minimized, case.input, case.features,
                           final.observations, tests, case.origin,
                           s.generated + s.mutated, time.perf_counter() - self.start,
                           limits=self._own_limits(case))

@@ -200,7 +200,15 @@
     (if (and (exception-with-irritants? e) (exception-with-message? e)
              (not (exception-with-origin? e)))
         msg
-        (string-append "guile: " (if (string? msg) msg "")))))
+        (string-append "guile: " (host-message msg e)))))
+
+;; Guile keeps a fault's message as a format template (`Unbound variable: ~S`) beside its
+;; irritants; the message a program sees is the formatted one.
+(define (host-message msg e)
+  (cond ((not (string? msg)) "")
+        ((and (string-index msg #\~) (exception-with-irritants? e))
+         (or (false-if-exception (apply format #f msg (exception-irritants e))) msg))
+        (else msg)))
 
 ;;; ---------------------------------------------------------------------------------------------
 ;;; The names. Each entry is (lispex-name . procedure); an alias is the very same procedure.
@@ -243,6 +251,11 @@
 (define (list-rest p) (warn! "W331") (cdr p))
 
 (define (not-equal? a b) (not (equal? a b)))
+;; Lispex's eq? behaves as eqv? (R7RS leaves eq? on numbers and characters unspecified), and so do
+;; memq and assq, but each is a primitive of its own, written under its own name.
+(define (lispex-eq? a b) (eqv? a b))
+(define (lispex-memq x l) (memv x l))
+(define (lispex-assq x l) (assv x l))
 
 ;; R7RS leaves the default fill unspecified; Lispex fills with 0 (a space for strings).
 (define* (lispex-make-list n #:optional (fill 0)) (guard-index "make-list" n) (make-list n fill))
@@ -250,12 +263,31 @@
 (define* (lispex-make-string n #:optional (fill #\space))
   (guard-index "make-string" n) (make-string n fill))
 
-;; Guile 3.0.8 crashes (SIGSEGV) on a negative index to list-ref, list-tail and make-string;
-;; the prelude refuses one first, as the error Guile means to raise, so the witness survives.
+;; Guile 3.0.8 crashes (SIGSEGV) on a negative index to list-ref, list-tail and make-string, and
+;; on an index past the fixnum range to list-ref and list-tail; the prelude refuses one first, as
+;; the error Guile means to raise, so the witness survives (listed: guile-index-guard).
 (define (guard-index who k)
-  (when (and (exact-integer? k) (negative? k))
-    (scm-error 'out-of-range who "Argument out of range: ~S" (list k) (list k))))
+  (when (and (exact-integer? k) (or (negative? k) (> k most-positive-fixnum)))
+    (scm-error 'out-of-range who "Argument out of range (refused by the prelude): ~S"
+               (list k) (list k))))
 (define (lispex-list-ref l k) (guard-index "list-ref" k) (list-ref l k))
+;; The same for a negative size (make-bytevector, make-vector) or range index (vector->list, ...).
+;; A size past 2^32 would make Guile abort for want of memory rather than raise.
+(define (guard-indexes who f)
+  (lambda (n . fill)
+    (guard-index who n)
+    (when (and (exact-integer? n) (> n (expt 2 32)))
+      (scm-error 'out-of-range who "Argument out of range (refused by the prelude): ~S"
+                 (list n) (list n)))
+    (apply f n fill)))
+(define (guard-second who f)
+  (lambda (x k . more)
+    (guard-index who k)
+    (apply f x k more)))
+(define (guard-ranges who f)
+  (lambda (x . indexes)
+    (for-each (lambda (k) (guard-index who k)) indexes)
+    (apply f x indexes)))
 (define (lispex-list-tail l k) (guard-index "list-tail" k) (list-tail l k))
 
 (define (lispex-number->string n . radix)
@@ -268,8 +300,7 @@
 (define lispex-bindings
   `(;; equality
     ("!=" . ,not-equal?) ("==" . ,equal?) ("boolean=?" . ,r7:boolean=?)
-    ;; R7RS leaves eq? on numbers and characters unspecified; Lispex's eq? is eqv?.
-    ("eq?" . ,eqv?) ("equal?" . ,equal?) ("eqv?" . ,eqv?) ("symbol=?" . ,r7:symbol=?)
+    ("eq?" . ,lispex-eq?) ("equal?" . ,equal?) ("eqv?" . ,eqv?) ("symbol=?" . ,r7:symbol=?)
     ;; predicates
     ("boolean?" . ,boolean?) ("bytevector?" . ,bytevector?) ("char?" . ,char?)
     ("complex?" . ,complex?) ("empty?" . ,null?) ("error-object?" . ,r7:error-object?)
@@ -293,7 +324,7 @@
     ("truncate-quotient" . ,r7:truncate-quotient)
     ("truncate-remainder" . ,r7:truncate-remainder) ("truncate/" . ,r7:truncate/)
     ;; pairs and lists
-    ("append" . ,append) ("assoc" . ,assoc) ("assq" . ,assv) ("assv" . ,assv)
+    ("append" . ,append) ("assoc" . ,assoc) ("assq" . ,lispex-assq) ("assv" . ,assv)
     ("caaaar" . ,caaaar) ("caaadr" . ,caaadr) ("caaar" . ,caaar) ("caadar" . ,caadar)
     ("caaddr" . ,caaddr) ("caadr" . ,caadr) ("caar" . ,caar) ("cadaar" . ,cadaar)
     ("cadadr" . ,cadadr) ("cadar" . ,cadar) ("caddar" . ,caddar) ("cadddr" . ,cadddr)
@@ -305,7 +336,7 @@
     ("list" . ,list) ("list->string" . ,list->string) ("list->vector" . ,list->vector)
     ("list-copy" . ,r7:list-copy) ("list-first" . ,list-first) ("list-ref" . ,lispex-list-ref)
     ("list-rest" . ,list-rest) ("list-tail" . ,lispex-list-tail) ("make-list" . ,lispex-make-list)
-    ("member" . ,member) ("memq" . ,memv) ("memv" . ,memv) ("nth" . ,lispex-list-ref)
+    ("member" . ,member) ("memq" . ,lispex-memq) ("memv" . ,memv) ("nth" . ,lispex-list-ref)
     ("rest" . ,cdr) ("reverse" . ,reverse)
     ;; higher-order
     ("all?" . ,all?) ("any?" . ,any?) ("apply" . ,apply) ("filter" . ,lispex-filter)
@@ -324,23 +355,23 @@
     ("char=?" . ,char=?) ("char>=?" . ,char>=?) ("char>?" . ,char>?)
     ("integer->char" . ,integer->char)
     ;; strings and symbols
-    ("make-string" . ,lispex-make-string) ("string->list" . ,r7:string->list)
-    ("string->symbol" . ,string->symbol) ("string->vector" . ,r7:string->vector)
+    ("make-string" . ,lispex-make-string) ("string->list" . ,(guard-ranges "string->list" r7:string->list))
+    ("string->symbol" . ,string->symbol) ("string->vector" . ,(guard-ranges "string->vector" r7:string->vector))
     ("string-append" . ,string-append) ("string-ci<=?" . ,r7:string-ci<=?)
     ("string-ci<?" . ,r7:string-ci<?) ("string-ci=?" . ,r7:string-ci=?)
     ("string-ci>=?" . ,r7:string-ci>=?) ("string-ci>?" . ,r7:string-ci>?)
-    ("string-copy" . ,r7:string-copy) ("string-downcase" . ,r7:string-downcase)
+    ("string-copy" . ,(guard-ranges "string-copy" r7:string-copy)) ("string-downcase" . ,r7:string-downcase)
     ("string-foldcase" . ,r7:string-foldcase) ("string-length" . ,string-length)
-    ("string-ref" . ,string-ref) ("string-upcase" . ,r7:string-upcase)
+    ("string-ref" . ,(guard-second "string-ref" string-ref)) ("string-upcase" . ,r7:string-upcase)
     ("string<=?" . ,string<=?) ("string<?" . ,string<?) ("string=?" . ,string=?)
-    ("string>=?" . ,string>=?) ("string>?" . ,string>?) ("substring" . ,substring)
-    ("symbol->string" . ,symbol->string) ("vector->string" . ,r7:vector->string)
+    ("string>=?" . ,string>=?) ("string>?" . ,string>?) ("substring" . ,(guard-ranges "substring" substring))
+    ("symbol->string" . ,symbol->string) ("vector->string" . ,(guard-ranges "vector->string" r7:vector->string))
     ;; vectors and bytevectors
     ("bytevector" . ,r7:bytevector) ("bytevector-length" . ,bytevector-length)
-    ("bytevector-u8-ref" . ,bytevector-u8-ref) ("make-bytevector" . ,r7:make-bytevector)
-    ("make-vector" . ,lispex-make-vector) ("vector" . ,vector) ("vector->list" . ,r7:vector->list)
-    ("vector-copy" . ,r7:vector-copy) ("vector-length" . ,vector-length)
-    ("vector-ref" . ,vector-ref) ("vector-set!" . ,lispex-vector-set!)
+    ("bytevector-u8-ref" . ,(guard-second "bytevector-u8-ref" bytevector-u8-ref)) ("make-bytevector" . ,(guard-indexes "make-bytevector" r7:make-bytevector))
+    ("make-vector" . ,(guard-indexes "make-vector" lispex-make-vector)) ("vector" . ,vector) ("vector->list" . ,(guard-ranges "vector->list" r7:vector->list))
+    ("vector-copy" . ,(guard-ranges "vector-copy" r7:vector-copy)) ("vector-length" . ,vector-length)
+    ("vector-ref" . ,(guard-second "vector-ref" vector-ref)) ("vector-set!" . ,(guard-second "vector-set!" lispex-vector-set!))
     ;; control
     ;; Lispex continuations are escapes only; Guile's escape continuations are exactly that.
     ("call-with-current-continuation" . ,call/cc) ("call-with-values" . ,call-with-values)
@@ -383,6 +414,27 @@
   (syntax-rules ()
     ((_ test body ...) (if test (values) (begin body ...)))))
 
+;; A `do` with no result expressions yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-do
+  (syntax-rules ()
+    ((_ bindings (test) body ...) (do bindings (test (values)) body ...))
+    ((_ bindings (test result ...) body ...) (do bindings (test result ...) body ...))))
+
+;; A `cond` or `case` with no clause taken yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-cond
+  (syntax-rules (else)
+    ((_ clause ... (else e ...)) (cond clause ... (else e ...)))
+    ((_ clause ...) (cond clause ... (else (values))))))
+(define-syntax lispex-case
+  (syntax-rules (else)
+    ((_ key clause ... (else e ...)) (case key clause ... (else e ...)))
+    ((_ key clause ...) (case key clause ... (else (values))))))
+
+;; `set!` yields no value in Lispex (R7RS: unspecified).
+(define-syntax lispex-set!
+  (syntax-rules ()
+    ((_ var expr) (begin (set! var expr) (values)))))
+
 (define-syntax forbidden
   (lambda (stx)
     (syntax-violation #f "forbidden form in Lispex" stx)))
@@ -396,6 +448,13 @@
                     (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-when))
     (module-define! strict 'unless
                     (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-unless))
+    (module-define! strict 'do (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-do))
+    (module-define! strict 'set!
+                    (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-set!))
+    (module-define! strict 'cond
+                    (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-cond))
+    (module-define! strict 'case
+                    (module-ref (resolve-module '(lispex-witness prelude)) 'lispex-case))
     (for-each (lambda (name)
                 (module-define! strict name
                                 (module-ref (resolve-module '(lispex-witness prelude))
@@ -406,5 +465,5 @@
     (list strict
           (resolve-interface '(guile)
                              #:select '(quote quasiquote unquote unquote-splicing lambda begin
-                                        set! define let let* letrec cond case and or do else))
+                                        define let let* letrec and or else))
           (resolve-interface '(scheme base) #:select '(guard)))))

@@ -1,7 +1,7 @@
 """A test-only `lispex.court-worker/v1` product: the tree interpreter with one seeded bug.
 
-    python seeded_worker.py --bug quotient|minus-negative|list-three|list-tail|float-exponent|dynamic-wind|
-                                  input-strings|none
+    python seeded_worker.py --bug quotient|minus-negative|list-three|list-tail|float-exponent|
+                                  dynamic-wind|input-strings|hex-char|none  (or several, a,b)
 
 The fuzzer's tests declare it in a temporary court.toml and must find the bug.
 """
@@ -107,16 +107,36 @@ def seed_list_three():
     replace("list", make_list)
 
 
+def seed_hex_char():
+    from implementations.lispex import reader
+
+    real = reader._char_value
+
+    def char_value(text, file, pos):
+        char, end = real(text, file, pos)
+        if end - pos > 3 and text[pos + 2] == "x":
+            # The bug: a hex character literal, valid syntax, is refused.
+            reader._fail("E150", "unknown character literal", text, file, pos, end, ())
+        return char, end
+    reader._char_value = char_value
+
+
 BUGS = {"quotient": seed_quotient, "minus-negative": seed_minus_negative,
-        "list-three": seed_list_three, "input-strings": seed_input_strings, "list-tail": seed_list_tail,
+        "list-three": seed_list_three, "hex-char": seed_hex_char,
+        "input-strings": seed_input_strings, "list-tail": seed_list_tail,
         "float-exponent": seed_float_exponent, "dynamic-wind": seed_dynamic_wind,
         "none": lambda: None}
 
 
 def main() -> int:
     p = argparse.ArgumentParser()
-    p.add_argument("--bug", choices=sorted(BUGS), required=True)
-    BUGS[p.parse_args().bug]()
+    p.add_argument("--bug", required=True, help="one of the bugs, or several joined by commas")
+    bugs = p.parse_args().bug.split(",")
+    unknown = [b for b in bugs if b not in BUGS]
+    if unknown:
+        p.error(f"unknown bug {unknown[0]!r}; known: {', '.join(sorted(BUGS))}")
+    for bug in bugs:
+        BUGS[bug]()
     return worker.serve("tree")
 
 

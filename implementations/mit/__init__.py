@@ -1,0 +1,1 @@
+"""The MIT/GNU Scheme witness."""
