@@ -26,8 +26,8 @@ def _exponent_plus_sign() -> None:
 def _tt_char_names_any_case() -> None:
     from implementations.topaz.kernel.reader import Scanner
 
-    # Realistic: Common Lisp (#\\Space) and several Schemes accept character names in any
-    # case, and the hex digits of #\\x41 are case-insensitive right below; R7RS and Lispex
+    # Realistic: Common Lisp (#\Space) and several Schemes accept character names in any
+    # case, and the hex digits of #\x41 are case-insensitive right below; R7RS and Lispex
     # names are case-sensitive.
     edit_function(Scanner, "char",
                   "    elif name in CHAR_NAMES:\n        code = CHAR_NAMES[name]\n",

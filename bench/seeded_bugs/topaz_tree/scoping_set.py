@@ -43,16 +43,13 @@ def _do_no_step_reinit() -> None:
 def _body_defines_anywhere() -> None:
     from implementations.topaz.kernel.normalizer import Normalizer
 
-    # Realistic: the body was split into definitions and expressions by filtering, not by
-    # taking the leading run of definitions.
-    edit_function(Normalizer, "body",
-                  "    while i < len(items) and type(items[i]) is Seq and items[i].items and \\\n"
-                  "            symbol_name(items[i].items[0]) == \"define\":\n"
-                  "        i += 1\n",
-                  "    defines = [x for x in items if type(x) is Seq and x.items and\n"
-                  "               symbol_name(x.items[0]) == \"define\"]\n"
-                  "    items = [*defines, *(x for x in items if all(x is not y for y in defines))]\n"
-                  "    i = len(defines)\n")
+    # Realistic: the definitions were gathered to the front of the body with a stable sort
+    # before its leading run of definitions is taken, so a define after an expression is
+    # hoisted into the letrec* with the others.
+    edit_function(Normalizer, "body", "    i = 0\n",
+                  "    items = sorted(items, key=lambda x: not (type(x) is Seq and bool(x.items) and\n"
+                  "                   symbol_name(x.items[0]) == \"define\"))\n"
+                  "    i = 0\n")
 
 
 @bug("letrec-inits-first", "topaz-tree", "topaz-tree back end", "scoping/set!",

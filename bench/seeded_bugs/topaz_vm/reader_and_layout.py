@@ -23,6 +23,6 @@ def _tab_eight_columns() -> None:
 def _tv_char_upper_x_hex() -> None:
     from implementations.topaz.kernel.reader import Scanner
 
-    # Realistic: the string escape next to it accepts both \\x and \\X; the character literal
-    # was made to match, where Lispex (as R7RS) only has the lower-case #\\x form.
+    # Realistic: the string escape next to it accepts both \x and \X; the character literal
+    # was made to match, where Lispex (as R7RS) only has the lower-case #\x form.
     edit_function(Scanner, "char", 'elif name[0] == "x" and', 'elif name[0] in "xX" and')
