@@ -106,6 +106,36 @@ def lispex_error(code: str, message: str, *irritants: Any) -> Exception:
     return LispexError(code, message, irritants)
 
 
+def edit_topaz_form(word: str, owner: type, name: str, old: str, new: str) -> None:
+    """``edit_function`` of the topaz normalizer's method ``owner.name``, which expands the form
+    ``word``; the dispatch table holds the methods themselves, so its entry is pointed at the
+    edited one."""
+    from implementations.topaz.kernel.normalizer import Normalizer
+
+    edit_function(owner, name, old, new)
+    Normalizer.SPECIAL[word] = getattr(owner, name)
+
+
+def rebind_topaz(impl: str, old: Callable, new: Callable) -> None:
+    """Put ``new`` wherever the topaz kernel holds function ``old``: the globals of its modules
+    (a ``from .x import f`` copies the name), the primitive table of ``impl``, and the closures
+    the table's primitives were made from (memv is ``_member("memv", eqv)``)."""
+    import sys
+
+    prims = primitives(impl)
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith("implementations.topaz.") and mod is not None:
+            for k, v in list(vars(mod).items()):
+                if v is old:
+                    setattr(mod, k, new)
+    for k, p in list(prims.items()):
+        if p.fn is old:
+            patch_primitive(impl, k, lambda real: new)
+        for cell in getattr(prims[k].fn, "__closure__", None) or ():
+            if cell.cell_contents is old:
+                cell.cell_contents = new
+
+
 def derived_class() -> type:
     """The kernel normalizer's class of derived forms (the one with ``form_when``)."""
     from implementations.lispex import derived

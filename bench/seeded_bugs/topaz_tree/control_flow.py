@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from bench.seeded_bugs.seeding import bug, derived_class, edit_function
+from bench.seeded_bugs.seeding import bug, edit_function
 
 
 @bug("fast-greater-equal", "topaz-tree", "topaz-tree fast paths", "control flow",
@@ -40,11 +40,12 @@ def _any_returns_value() -> None:
      "unquote inside the inner template is evaluated instead of kept as data",
      "(define x 5)\n(list `(a `(b ,x)) `(c ,x))")
 def _nested_quasiquote_depth() -> None:
+    from implementations.topaz.kernel.derived import Derived
+
     # Realistic: the level is lowered for unquote but the matching raise for a nested
     # quasiquote was forgotten.
-    edit_function(derived_class(), "_qq",
-          'inner_depth = depth + 1 if head == "quasiquote" else depth - 1',
-          'inner_depth = depth if head == "quasiquote" else depth - 1')
+    edit_function(Derived, "qq", "inner = self.qq(t.items[1], depth + 1, sc)",
+                  "inner = self.qq(t.items[1], depth, sc)")
 
 
 @bug("fold-left-srfi-order", "topaz-tree", "topaz-tree back end", "control flow",

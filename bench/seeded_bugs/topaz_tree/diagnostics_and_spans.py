@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from importlib import import_module
 
-from bench.seeded_bugs.seeding import bug, derived_class, edit_function, patch_primitive
+from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive
 
 
 @bug("length-improper", "topaz-tree", "kernel primitives", "diagnostics and spans",
@@ -72,13 +72,14 @@ def _fast_path_bool_is_int() -> None:
      "failing with E310 (and a spliced list is shared, not copied)",
      "(define (wrap body) `(begin ,@body))\n(list (wrap '(1 2)) (wrap 'oops))")
 def _qq_final_splice_shared() -> None:
+    from implementations.topaz.kernel.derived import Derived
+
     # Realistic: (append xs '()) looked like xs, so a splice in the last position was
     # "optimised" into the tail itself; append is what checks that xs is a proper list (and
     # copies it).
-    edit_function(derived_class(), "_qq",
-                  'result = ir.App(ir.Intrinsic("append", item.span), [spliced, result],',
-                  "result = spliced if type(result) is ir.Const and result.value is NIL else "
-                  'ir.App(ir.Intrinsic("append", item.span), [spliced, result],')
+    edit_function(Derived, "qq_list", 'out = ir.App(ir.Intrinsic("append", x.span),',
+                  "out = self.expr(x.items[1], sc, False) if type(out) is ir.Const and "
+                  'out.value is NIL else ir.App(ir.Intrinsic("append", x.span),')
 
 
 @bug("call2-second-operand-span", "topaz-tree", "topaz-tree back end",
@@ -125,13 +126,16 @@ def _call2_second_operand_span() -> None:
      "(list (memv 2 '(1 2 . 3)) (member \"b\" '(\"a\" \"b\")))\n"
      "(memq 'z '(x y . w))")
 def _tt_member_improper_false() -> None:
-    from implementations.lispex.primitives import pairs
+    from implementations.topaz.kernel.primitives import lists
 
     # Realistic: the walk stops at the first non-pair and "not found" is the natural answer;
-    # the final check that the list ended in '() (copied into length and assoc) was forgotten.
-    edit_function(pairs, "_member",
-                  "    if fast is not NIL:\n        list_expected(name, lst)\n    return False\n",
-                  "    return False\n")
+    # the final check that the list ended in '() (as length and assoc make) was forgotten.
+    edit_function(lists, "_member",
+                  "        if v is not NIL:\n"
+                  "            raise LispexError(\"E310\", f\"{name}: expected a proper list\", (lst,))\n",
+                  "")
+    for name, same in (("memq", lists.eqv), ("memv", lists.eqv), ("member", lists.equal)):
+        patch_primitive("topaz-tree", name, lambda real, n=name, s=same: lists._member(n, s))
 
 
 @bug("tt-reraise-at-last-site", "topaz-tree", "topaz-tree back end",

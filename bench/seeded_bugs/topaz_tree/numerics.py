@@ -12,14 +12,14 @@ from bench.seeded_bugs.seeding import bug, patch_primitive
 @bug("reader-fraction-float", "topaz-tree", "kernel reader", "numerics",
      "the reader turns an exact fraction literal into a float", "(list 1/3 (* 3 1/3))")
 def _reader_fraction_float() -> None:
-    from implementations.lispex import reader
+    from implementations.topaz.kernel import reader
 
-    real = reader.parse_number
+    real = reader.parse_decimal
 
-    def parse_number(word: str):
+    def parse_decimal(word: str):
         value = real(word)
         return float(value) if type(value) is Fraction else value
-    reader.parse_number = parse_number
+    reader.parse_decimal = parse_decimal
 
 
 @bug("round-half-up", "topaz-tree", "kernel primitives", "numerics",

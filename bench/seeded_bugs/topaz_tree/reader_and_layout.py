@@ -10,12 +10,10 @@ from bench.seeded_bugs.seeding import bug, edit_function
      "rejects it with E100 and string->number gives #f",
      "(list 2.5e-1 1e3 (string->number \"1e+3\") 1e+3)")
 def _exponent_plus_sign() -> None:
-    import re
+    from implementations.topaz.kernel import numparse
 
-    from implementations.lispex import numparse
-
-    # Realistic: the exponent's sign written `-?` as for the mantissa.
-    numparse._REAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE]-?[0-9]+)?")
+    # Realistic: the exponent's sign tested as `-` only, as for the mantissa.
+    edit_function(numparse, "_real", 'if k < n and tok[k] in "+-":', 'if k < n and tok[k] == "-":')
 
 
 @bug("tt-char-names-any-case", "topaz-tree", "kernel reader", "reader and layout",
@@ -26,11 +24,11 @@ def _exponent_plus_sign() -> None:
      "(display (length names))\n"
      "(list (char->integer #\\Space) (char->integer #\\NewLine) #\\A)")
 def _tt_char_names_any_case() -> None:
-    from implementations.lispex import reader
+    from implementations.topaz.kernel.reader import Scanner
 
     # Realistic: Common Lisp (#\Space) and several Schemes accept character names in any
     # case, and the hex digits of #\x41 are case-insensitive right below; R7RS and Lispex
     # names are case-sensitive.
-    edit_function(reader, "_char_value",
-                  "code = _CHAR_NAMES.get(name)",
-                  "code = _CHAR_NAMES.get(name.lower())")
+    edit_function(Scanner, "char",
+                  "    elif name in CHAR_NAMES:\n        code = CHAR_NAMES[name]\n",
+                  "    elif name.lower() in CHAR_NAMES:\n        code = CHAR_NAMES[name.lower()]\n")

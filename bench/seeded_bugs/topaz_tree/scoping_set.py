@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.seeded_bugs.seeding import bug, derived_class, edit_function
+from bench.seeded_bugs.seeding import bug, edit_function, edit_topaz_form
 
 
 @bug("rebound-primitive", "topaz-tree", "topaz-tree analysis", "scoping/set!",
@@ -28,21 +28,12 @@ def _rebound_primitive() -> None:
      "a do variable without a step is re-initialised on every iteration",
      "(do ((i 0 (+ i 1)) (acc '())) ((= i 3) acc) (set! acc (cons i acc)))")
 def _do_no_step_reinit() -> None:
-    from bench.seeded_bugs.seeding import derived_class
-    from implementations.lispex.syntax import SList
+    from implementations.topaz.kernel.derived import Derived
 
-    cls = derived_class()
-    real = cls.form_do
-
-    def form_do(self, d, scope, tail):
-        items = d.items
-        if len(items) >= 3 and type(items[1]) is SList:
-            specs = [SList([*s.items, s.items[1]], None, s.span)
-                     if type(s) is SList and len(s.items) == 2 else s for s in items[1].items]
-            d = SList([items[0], SList(specs, items[1].tail, items[1].span), *items[2:]],
-                      d.tail, d.span)
-        return real(self, d, scope, tail)
-    cls.form_do = form_do
+    # Realistic: "a variable without a step keeps its init" read as "its step is its init",
+    # so the init expression is evaluated again for every iteration.
+    edit_topaz_form("do", Derived, "do", "steps.append(ir.Local(0, i, n, False, s))",
+                    "steps.append(self.expr(_init, params, False))")
 
 
 @bug("body-defines-anywhere", "topaz-tree", "kernel normalizer", "scoping/set!",
@@ -50,17 +41,15 @@ def _do_no_step_reinit() -> None:
      "instead of being an E130 (definitions must lead the body)",
      "(define (f)\n  (display \"a\")\n  (define y 2)\n  y)\n(f)")
 def _body_defines_anywhere() -> None:
-    from implementations.lispex.normalizer import Normalizer
+    from implementations.topaz.kernel.normalizer import Normalizer
 
-    # Realistic: the body was split into definitions and expressions by filtering, not by
-    # taking the leading run of definitions.
-    edit_function(Normalizer, "body",
-          '    while i < len(forms) and head_name(forms[i]) == "define":\n'
-          '        defs.append(forms[i])\n'
-          '        i += 1\n'
-          '    rest = forms[i:]\n',
-          '    defs = [f for f in forms if head_name(f) == "define"]\n'
-          '    rest = [f for f in forms if head_name(f) != "define"]\n')
+    # Realistic: the definitions were gathered to the front of the body with a stable sort
+    # before its leading run of definitions is taken, so a define after an expression is
+    # hoisted into the letrec* with the others.
+    edit_function(Normalizer, "body", "    i = 0\n",
+                  "    items = sorted(items, key=lambda x: not (type(x) is Seq and bool(x.items) and\n"
+                  "                   symbol_name(x.items[0]) == \"define\"))\n"
+                  "    i = 0\n")
 
 
 @bug("letrec-inits-first", "topaz-tree", "topaz-tree back end", "scoping/set!",
@@ -89,11 +78,13 @@ def _letrec_inits_first() -> None:
      "accepted as internal defines instead of being an E130 (when holds expressions only)",
      "(define (f x)\n  (when (> x 0)\n    (define y (* x 2))\n    (+ y 1)))\n(f 3)")
 def _when_body_defines() -> None:
+    from implementations.topaz.kernel.derived import Derived
+
     # Realistic: `when` looks like a form with a body (it has a test, then "the rest"), and
     # body() is what every other body-taking form calls; R7RS gives it a sequence of expressions,
     # as unless, cond and case clauses have.
-    edit_function(derived_class(), "form_when", "self.seq(d.items[2:], scope, tail, d.span)",
-                  "self.body(d.items[2:], scope, tail, d.span)")
+    edit_topaz_form("when", Derived, "when", "self.sequence(d.items[2:], sc, tail, d.span)",
+                    "self.body(d.items[2:], sc, tail, d.span)")
 
 
 @bug("tt-set-single-valued", "topaz-tree", "topaz-tree back end", "scoping/set!",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive
+from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive, rebind_topaz
 
 
 @bug("upcase-ascii", "topaz-tree", "kernel primitives", "strings/chars",
@@ -32,18 +32,12 @@ def _whitespace_no_tab() -> None:
      "end gives an empty result instead of E311",
      '(list (substring "hello" 1 3) (substring "hello" 3 2))')
 def _slice_bounds_independent() -> None:
-    from implementations.lispex.primitives import errors_util, strings, vectors
+    from implementations.topaz.kernel.primitives import objects, text
 
-    def start_end(name: str, obj: Any, length: int, opt: tuple) -> tuple[int, int]:
-        start = errors_util.exact_integer(name, opt[0]) if len(opt) > 0 else 0
-        end = errors_util.exact_integer(name, opt[1]) if len(opt) > 1 else length
-        if not 0 <= start <= length:
-            errors_util.out_of_range(name, start, obj)
-        # Realistic: `0 <= end` where `start <= end` is meant; Python slices quietly give "".
-        if not 0 <= end <= length:
-            errors_util.out_of_range(name, end, obj)
-        return start, end
-    errors_util.start_end = strings.start_end = vectors.start_end = start_end
+    # Realistic: `0 <= end` where `start <= end` is meant; Python slices quietly give "". The
+    # range helper is one function, copied into the string and the vector primitives.
+    for module in (text, objects):
+        edit_function(module, "_range", "if not start <= end <= n:", "if not 0 <= end <= n:")
 
 
 @bug("char-numeric-isdigit", "topaz-tree", "kernel primitives", "strings/chars",
@@ -76,15 +70,11 @@ def _char_numeric_isdigit() -> None:
      "      (equal? (string->list \"ab\") '(#\\a #\\b)) (char=? (string-ref word 0) #\\l)\n"
      "      (assv #\\b '((#\\a . 1) (#\\b . 2))))")
 def _tt_char_eqv_identity() -> None:
-    from implementations.lispex import equality
-    from implementations.lispex.primitives import equality as prim_equality
-    from implementations.lispex.primitives import pairs
+    from implementations.topaz.kernel import equality
 
-    # Realistic: the comment above the fall-through lists the singletons compared by identity
-    # (booleans, (), symbols); characters were taken to be among them, since the reader and
+    # Realistic: the comment at the fall-through lists the singletons compared by identity
+    # (booleans, symbols); characters were taken to be among them, since the reader and
     # integer->char look like they hand out one object per character. They do not.
-    edit_function(equality, "eqv",
-                  "    if t is Char:\n        return a.code == b.code\n", "")
-    equality.eq = equality.eqv
-    prim_equality.eqv = prim_equality.eq = equality.eqv
-    pairs.eqv = equality.eqv
+    old = equality.eqv
+    edit_function(equality, "eqv", "    if ta is Char:\n        return a.code == b.code\n", "")
+    rebind_topaz("topaz-tree", old, equality.eqv)

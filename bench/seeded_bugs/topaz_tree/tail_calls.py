@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.seeded_bugs.seeding import bug, derived_class, edit_function
+from bench.seeded_bugs.seeding import bug, edit_function, edit_topaz_form
 
 
 @bug("tt-case-not-tail", "topaz-tree", "kernel normalizer", "tail calls",
@@ -10,13 +10,12 @@ from bench.seeded_bugs.seeding import bug, derived_class, edit_function
      "stack until the recursion limit",
      "(define (count n) (case n ((0) 'done) (else (count (- n 1)))))\n(count 20000)")
 def _tt_case_not_tail() -> None:
-    cls = derived_class()
-    real = cls.form_case
+    from implementations.topaz.kernel.derived import Derived
 
     # Realistic: the clause bodies were normalised with the same `False` as the key expression.
-    def form_case(self, d, scope, tail):
-        return real(self, d, scope, False)
-    cls.form_case = form_case
+    edit_topaz_form("case", Derived, "case",
+                    "self._case(clauses, 0, inner, tail, d.span)",
+                    "self._case(clauses, 0, inner, False, d.span)")
 
 
 @bug("wide-call-not-tail", "topaz-tree", "topaz-tree back end", "tail calls",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.seeded_bugs.seeding import bug, derived_class, edit_function
+from bench.seeded_bugs.seeding import bug, edit_function, rebind_topaz
 
 
 @bug("equal-vector-zip", "topaz-tree", "kernel primitives", "vectors",
@@ -12,21 +12,17 @@ from bench.seeded_bugs.seeding import bug, derived_class, edit_function
      "      (member (vector 1) (list (vector 1 2) (vector 1)))\n"
      "      (equal? (list (vector 1 2)) (list (vector 1 2))) (equal? \"ab\" \"abc\"))")
 def _equal_vector_zip() -> None:
-    from implementations.lispex import equality
+    from implementations.topaz.kernel import equality
 
     # Realistic: pairs of elements are pushed with zip(), as the cars and cdrs of pairs are,
     # and the length test was left to it; zip() stops quietly at the shorter vector.
-    edit_function(equality, "_equal_structures",
-                  "                if len(xs) != len(ys):\n"
-                  "                    return False\n"
-                  "                key = (id(x), id(y))\n"
-                  "                if key not in seen:\n"
-                  "                    seen.add(key)\n"
-                  "                    stack.extend(zip(xs, ys, strict=True))\n",
-                  "                key = (id(x), id(y))\n"
-                  "                if key not in seen:\n"
-                  "                    seen.add(key)\n"
-                  "                    stack.extend(zip(xs, ys))\n")
+    old = equality.equal
+    edit_function(equality, "equal",
+                  "            if len(x.items) != len(y.items):\n"
+                  "                return False\n"
+                  "            work.extend(zip(reversed(x.items), reversed(y.items), strict=True))\n",
+                  "            work.extend(reversed(list(zip(x.items, y.items))))\n")
+    rebind_topaz("topaz-tree", old, equality.equal)
 
 
 @bug("tt-qq-vector-items-unmarked", "topaz-tree", "kernel normalizer", "vectors",
@@ -37,9 +33,11 @@ def _equal_vector_zip() -> None:
      "(define p (point 1 2))\n"
      "(list p (vector-ref p 1) `#(a b) `(a ,(+ 1 2)) `#(1 ,@(list 2 3)))")
 def _tt_qq_vector_items_unmarked() -> None:
-    # Realistic: the marks of which template nodes hold an unquote are keyed by node identity
-    # and computed before expansion; the list made on the spot from the vector's items is a new
-    # node, so it has no mark unless one is given to it, and an unmarked node is a constant.
-    edit_function(derived_class(), "_qq",
-                  "self.unquoted[id(items_list)] = True",
-                  "pass")
+    from implementations.topaz.kernel.derived import Derived
+
+    # Realistic: the test of whether a template holds an unquote walks lists and their tails;
+    # a vector's items were not pushed, so a vector (and a list around it with no unquote of
+    # its own) counts as unmarked and is quoted whole.
+    edit_function(Derived, "_live",
+                  "        if type(x) is Vec:\n            work.extend(x.items)\n            continue\n",
+                  "        if type(x) is Vec:\n            continue\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.seeded_bugs.seeding import bug, edit_function, lispex_error, patch_primitive
+from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive
 
 
 @bug("tv-letrec-lambda-assumed-ready", "topaz-vm", "topaz-vm codegen",
@@ -33,27 +33,21 @@ def _tv_letrec_lambda_assumed_ready() -> None:
      "E313 (division by zero), which only exact zero divisors get",
      "(list (/ 1 4.0) (/ 5 0.0))")
 def _inexact_zero_divisor() -> None:
-    from fractions import Fraction
+    from implementations.topaz.kernel import numbers
 
-    from implementations.lispex import numbers
-    from implementations.lispex.primitives import numeric
-
-    def div(a: Any, b: Any, name: str = "/") -> Any:
-        ta, tb = type(a), type(b)
-        # Realistic: the zero test written for the exact case, the inexact one left to IEEE
-        # (x/0.0 is an infinity) and so to the finiteness check.
-        if b == 0 and tb is not float:
-            raise lispex_error("E313", f"{name}: division by zero", a, b)
-        if ta is not float and tb is not float:
-            if ta is int and tb is int:
-                return numbers.normalize(Fraction(a, b))
-            return numbers.normalize(Fraction(a) / b)
-        try:
-            r = a / b
-        except (OverflowError, ZeroDivisionError):
-            raise numbers.nonfinite_error(name, a, b) from None
-        return numbers.check_finite(r, name, a, b)
-    numbers.div = numeric.div = div
+    # Realistic: the zero test written for the exact case, the inexact one left to IEEE
+    # (x/0.0 is an infinity) and so to the finiteness check.
+    edit_function(numbers, "div",
+                  "    if b == 0:\n"
+                  "        raise LispexError(\"E313\", f\"{name}: division by zero\", args)\n"
+                  "    if type(a) is float or type(b) is float:\n"
+                  "        return inexact_result(name, to_float(name, a, args) / "
+                  "to_float(name, b, args), args)\n",
+                  "    if b == 0 and type(b) is not float:\n"
+                  "        raise LispexError(\"E313\", f\"{name}: division by zero\", args)\n"
+                  "    if type(a) is float or type(b) is float:\n"
+                  "        x, y = to_float(name, a, args), to_float(name, b, args)\n"
+                  "        return inexact_result(name, x / y if y else math.inf, args)\n")
 
 
 @bug("append-last-proper", "topaz-vm", "kernel primitives", "diagnostics and spans",
@@ -61,18 +55,14 @@ def _inexact_zero_divisor() -> None:
      "be any object and shares it as the result's tail",
      "(list (append '(1 2) 3) (append '() 'x))")
 def _append_last_proper() -> None:
-    from implementations.lispex.primitives.errors_util import list_expected
-    from implementations.lispex.values import list_to_python
+    from implementations.topaz.kernel.primitives import lists
 
-    # Realistic: every argument is validated in one loop, the last one included.
-    def make(real: Any) -> Any:
-        def append(*args: Any) -> Any:
-            for a in args:
-                if list_to_python(a) is None:
-                    list_expected("append", a)
-            return real(*args)
-        return append
-    patch_primitive("topaz-vm", "append", make)
+    # Realistic: every argument is copied in one loop, the last one included, and the copy
+    # demands a proper list.
+    edit_function(lists, "p_append",
+                  "    out = args[-1]\n    for a in reversed(args[:-1]):\n",
+                  "    out = NIL\n    for a in reversed(args):\n")
+    patch_primitive("topaz-vm", "append", lambda real: lists.p_append)
 
 
 @bug("unclosed-list-outermost", "topaz-vm", "kernel reader", "diagnostics and spans",
@@ -80,12 +70,11 @@ def _append_last_proper() -> None:
      "(where the top-level form began) instead of the innermost one",
      "(define (f x)\n  (display x)\n  (g x")
 def _unclosed_list_outermost() -> None:
-    from implementations.lispex import reader
+    from implementations.topaz.kernel.reader import Assembler
 
     # Realistic: the bottom of the parser stack taken for "the list that is open", as an
     # editor reporting the form that never ended would.
-    edit_function(reader, "_parse", "    if stack:\n        top = stack[-1]\n",
-                  "    if stack:\n        top = stack[0]\n")
+    edit_function(Assembler, "run", "opener = stack[-1][1]", "opener = stack[0][1]")
 
 
 @bug("discarded-read-unchecked", "topaz-vm", "topaz-vm back end",
@@ -116,14 +105,14 @@ def _discarded_read_unchecked() -> None:
      "(list (list-ref xs 2) (nth xs 0))\n"
      "(list-ref xs 3)")
 def _list_ref_via_list_tail() -> None:
-    from implementations.lispex.primitives import pairs
+    from implementations.topaz.kernel.primitives import lists
 
     # Realistic: the textbook definition of list-ref. list-tail does check its index, but k
     # equal to the length is a valid list-tail (it gives the empty list), so the index that
     # is one past the end is found by car, not by a range check.
     def make(real: Any) -> Any:
         def list_ref(lst: Any, k: Any) -> Any:
-            return pairs.car(pairs.list_tail(lst, k))
+            return lists.p_car(lists.p_list_tail(lst, k))
         return list_ref
     patch_primitive("topaz-vm", "list-ref", make)
 
@@ -173,11 +162,10 @@ def _tv_percent_inline_no_warning() -> None:
      "(list (wrap '(a b))\n"
      "      (wrap 5))")
 def _tv_splice_fault_at_list() -> None:
-    from implementations.lispex import derived
+    from implementations.topaz.kernel.derived import Derived
 
     # Realistic: the append node is built in the loop over the template's items, and its span
-    # argument took the template's `t.span`, the span the other nodes of the loop body near it
-    # use for the list as a whole.
-    edit_function(derived.DerivedForms, "_qq",
-                  "[spliced, result],\n" + " " * 32 + "item.span)",
-                  "[spliced, result],\n" + " " * 32 + "t.span)")
+    # argument took the template's `t.span`, the span the loop's start (the tail, the `()`)
+    # uses for the list as a whole.
+    edit_function(Derived, "qq_list", "[self.expr(x.items[1], sc, False), out], False, x.span)",
+                  "[self.expr(x.items[1], sc, False), out], False, t.span)")

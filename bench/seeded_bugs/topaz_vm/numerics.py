@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive
+from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive, rebind_topaz
 
 
 @bug("radix-python-int", "topaz-vm", "kernel numbers", "numerics",
@@ -13,16 +13,16 @@ from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive
      '(list (string->number "ff" 16) (string->number "+17" 8) (string->number "0x1f" 16)\n'
      '      (string->number " 101 " 2))')
 def _radix_python_int() -> None:
-    from implementations.lispex import numbers
-    from implementations.lispex.primitives import numeric
+    from implementations.topaz.kernel import numparse
+    from implementations.topaz.kernel.primitives import numeric
 
     # Realistic: "int() already knows radixes", and its extra leniency goes unnoticed.
-    def parse_integer_radix(text: str, radix: int) -> int | None:
+    def parse_radix_integer(text: str, radix: int) -> int | None:
         try:
             return int(text, radix)
         except ValueError:
             return None
-    numbers.parse_integer_radix = numeric.parse_integer_radix = parse_integer_radix
+    numparse.parse_radix_integer = numeric.parse_radix_integer = parse_radix_integer
 
 
 @bug("eqv-signed-zero", "topaz-vm", "kernel primitives", "numerics",
@@ -30,29 +30,13 @@ def _radix_python_int() -> None:
      "0.0 and -0.0 are eqv?",
      "(list (eqv? 0.0 -0.0) (memv -0.0 '(1 0.0)) (equal? '(0.0) '(-0.0)))")
 def _eqv_signed_zero() -> None:
-    from fractions import Fraction
-
-    from implementations.lispex import equality
-    from implementations.lispex.primitives import equality as prim_equality
-    from implementations.lispex.primitives import pairs
-    from implementations.lispex.values import Char
+    from implementations.topaz.kernel import equality
 
     # Realistic: numbers of one type compared with ==, without the sign-of-zero check that
     # eqv? on floats needs.
-    def eqv(a: Any, b: Any) -> bool:
-        if a is b:
-            return True
-        t = type(a)
-        if t is not type(b):
-            return False
-        if t is int or t is Fraction or t is float:
-            return a == b
-        if t is Char:
-            return a.code == b.code
-        return False
-    equality.eqv = equality.eq = eqv
-    prim_equality.eqv = prim_equality.eq = eqv
-    pairs.eqv = eqv
+    old = equality.eqv
+    edit_function(equality, "eqv", "return a == b and str(a)[0] == str(b)[0]", "return a == b")
+    rebind_topaz("topaz-vm", old, equality.eqv)
 
 
 @bug("int-flag-stale-after-set", "topaz-vm", "topaz-vm code generator", "numerics",

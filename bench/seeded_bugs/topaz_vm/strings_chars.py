@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from bench.seeded_bugs.seeding import bug, patch_primitive
+from bench.seeded_bugs.seeding import bug, edit_function, patch_primitive
 
 
 @bug("append-drops-last", "topaz-vm", "kernel primitives", "strings/chars",
@@ -41,23 +41,16 @@ def _tv_string_prefix_order() -> None:
      "Python's range(stop) does, instead of as the start",
      '(list (string->list "hello" 3) (string-copy "hello" 1) (string->list "ab" 0 1))')
 def _single_index_is_end() -> None:
-    from implementations.lispex.primitives import errors_util, strings, vectors
+    from implementations.topaz.kernel.primitives import objects, text
 
-    exact_integer, out_of_range = errors_util.exact_integer, errors_util.out_of_range
-
-    def start_end(name: str, obj: Any, length: int, opt: tuple) -> tuple[int, int]:
-        if len(opt) == 1:
-            # Realistic: one optional argument read like range(n): an end, counted from 0.
-            start, end = 0, exact_integer(name, opt[0])
-        else:
-            start = exact_integer(name, opt[0]) if len(opt) > 0 else 0
-            end = exact_integer(name, opt[1]) if len(opt) > 1 else length
-        if not 0 <= start <= length:
-            out_of_range(name, start, obj)
-        if not start <= end <= length:
-            out_of_range(name, end, obj)
-        return start, end
-    errors_util.start_end = strings.start_end = vectors.start_end = start_end
+    # Realistic: one optional argument read like range(n): an end, counted from 0. The range
+    # helper is one function, copied into the string and the vector primitives.
+    for module in (text, objects):
+        edit_function(module, "_range",
+                      "    start = args[0] if len(args) > 0 else 0\n"
+                      "    end = args[1] if len(args) > 1 else n\n",
+                      "    start = args[0] if len(args) > 1 else 0\n"
+                      "    end = args[-1] if len(args) > 0 else n\n")
 
 
 @bug("tv-whitespace-isspace", "topaz-vm", "kernel primitives", "strings/chars",
@@ -68,12 +61,12 @@ def _single_index_is_end() -> None:
      "(list (char-whitespace? #\\space) (char-whitespace? #\\tab) (space? 31) (space? 28)\n"
      "      (space? 160) (char-whitespace? #\\a))")
 def _tv_whitespace_isspace() -> None:
-    from implementations.lispex.primitives.chars import _char
+    from implementations.topaz.kernel.primitives import text
 
     # Realistic: isspace() is documented as "whitespace characters" and agrees with the
     # White_Space property on everything but four C0 controls nobody types.
     def make(real: Any) -> Any:
         def char_whitespace(c: Any) -> bool:
-            return chr(_char("char-whitespace?", c).code).isspace()
+            return chr(text.char_arg("char-whitespace?", c)).isspace()
         return char_whitespace
     patch_primitive("topaz-vm", "char-whitespace?", make)

@@ -81,11 +81,10 @@ def _vector_map_live() -> None:
      "(vector-set! v i 'z)\n"
      "(list (vector-ref v 1.0) v (bytevector-u8-ref (bytevector 7 8) 1.0))")
 def _tv_vector_index_float() -> None:
-    from implementations.lispex.primitives import vectors
+    from implementations.topaz.kernel.primitives import objects
 
     # Realistic: "the index must be an integer", and (integer? 2.0) is #t; the integer
     # division family accepts integral floats, and this check was written the same way.
-    edit_function(vectors, "_index",
-                  "    exact_integer(name, k)\n",
-                  "    k = int(k) if type(k) is float and k.is_integer() else "
-                  "exact_integer(name, k)\n")
+    edit_function(objects, "_index", "    if type(k) is not int:\n",
+                  "    k = int(k) if type(k) is float and k.is_integer() else k\n"
+                  "    if type(k) is not int:\n")
