@@ -150,14 +150,19 @@ def row_fuzz(rounds: int, examples: int) -> str:
 def row_cluster(rounds: int, examples: int) -> str:
     one: list[float] = []
     two: list[float] = []
+    cpu: dict[str, list[float]] = {"local:1": [], "local:2": []}
     for _ in range(rounds):
-        one.append(cluster_fuzz.run("tree-rust", examples, 0, "local:1")[0])
-        two.append(cluster_fuzz.run("tree-rust", examples, 0, "local:2")[0])
+        for spec, rates in (("local:1", one), ("local:2", two)):
+            rate, _wall, cpu_per_program = cluster_fuzz.run("tree-rust", examples, 0, spec)
+            rates.append(rate)
+            cpu[spec].append(cpu_per_program)
     paired = statistics.median(b / a for a, b in zip(one, two, strict=True))
     return (f"court fuzz --cluster local:2 against local:1 (tree-rust, {examples} programs): "
             f"{statistics.median(two) / statistics.median(one):.2f}x of the medians, "
             f"{paired:.2f}x the median of each round's ratio ({statistics.median(two):.0f} "
-            f"against {statistics.median(one):.0f} programs/s)")
+            f"against {statistics.median(one):.0f} programs/s; CPU of the whole process tree "
+            f"{1000 * statistics.median(cpu['local:2']):.1f} against "
+            f"{1000 * statistics.median(cpu['local:1']):.1f} ms a program)")
 
 
 def main(argv: list[str] | None = None) -> int:
