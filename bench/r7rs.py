@@ -13,7 +13,9 @@ and how Guile runs the same files. Two timings per member:
 
 Every round runs every runner once, round-robin, so that load on a shared machine falls on all
 of them alike; the table gives medians over N rounds (after one warm-up round whose answers are
-checked too). Every answer is compared with Guile's, live where Guile is installed and with the
+checked too), in wall seconds and in CPU seconds (user and system time of the process and its
+children, or of this process for an in-process run), which a loaded machine inflates far less
+than wall time. Every answer is compared with Guile's, live where Guile is installed and with the
 catalog's otherwise: a wrong answer ends the script with status 1, since it measured nothing.
 The last lines give each member's summed medians against Guile's summed medians, and the
 geometric mean of the per-program ratios.
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -39,37 +42,43 @@ from implementations.lispex.run import evaluate
 GUILE = "guile"
 
 
-def process_runner(cmd: list[str]) -> Callable[[], str]:
-    return lambda: suite.run_process(cmd)
+# A runner returns (answer, wall seconds, CPU seconds).
+Runner = Callable[[], tuple[str, float, float]]
 
 
-def eval_runner(impl: str, prog: suite.SuiteProgram) -> Callable[[], str]:
+def process_runner(cmd: list[str]) -> Runner:
+    return lambda: suite.run_measured(cmd)
+
+
+def eval_runner(impl: str, prog: suite.SuiteProgram) -> Runner:
     backend = registry.load(impl)
     source = prog.path.read_bytes()
 
-    def run() -> str:
+    def run() -> tuple[str, float, float]:
+        c0, t0 = time.process_time(), time.perf_counter()
         obs = evaluate(source, backend, filename=str(prog.path), input_text=prog.input)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         if obs.status != "ok" or len(obs.values) != 1:
             raise suite.WrongAnswer(f"status {obs.status}, values {obs.values}")
-        return obs.values[0]
+        return obs.values[0], wall, cpu
     return run
 
 
-def timed(run: Callable[[], str], expected: str, who: str) -> float:
-    t0 = time.perf_counter()
+def timed(run: Runner, expected: str, who: str) -> tuple[float, float]:
     try:
-        got = run()
+        got, wall, cpu = run()
     except suite.WrongAnswer as e:
         raise suite.WrongAnswer(f"{who}: {e}") from None
-    elapsed = time.perf_counter() - t0
     if got != expected:
         raise suite.WrongAnswer(f"{who}: got {got}, expected {expected}")
-    return elapsed
+    return wall, cpu
 
 
 def bench_program(prog: suite.SuiteProgram, impls: list[str], modes: list[str],
-                  repeat: int, tmp: Path, guile: bool) -> dict[str, float]:
-    runners: dict[str, Callable[[], str]] = {}
+                  repeat: int, tmp: Path, guile: bool
+                  ) -> tuple[dict[str, float], dict[str, float]]:
+    """Per runner, the median wall seconds and the median CPU seconds."""
+    runners: dict[str, Runner] = {}
     expected = prog.answer
     if guile:
         shim = tmp / f"{prog.name}.scm"
@@ -85,14 +94,18 @@ def bench_program(prog: suite.SuiteProgram, impls: list[str], modes: list[str],
                 suite.court_command(impl, prog.path, prog.input))
         if "eval" in modes:
             runners[f"{impl} eval"] = eval_runner(impl, prog)
-    samples: dict[str, list[float]] = {who: [] for who in runners}
+    walls: dict[str, list[float]] = {who: [] for who in runners}
+    cpus: dict[str, list[float]] = {who: [] for who in runners}
     for who, run in runners.items():
         timed(run, expected, f"{prog.name} on {who}")  # warm-up, checked
     for i in range(repeat):
         print(f"  {prog.name}: round {i + 1}/{repeat}", file=sys.stderr, flush=True)
         for who, run in runners.items():
-            samples[who].append(timed(run, expected, f"{prog.name} on {who}"))
-    return {who: statistics.median(xs) for who, xs in samples.items()}
+            wall, cpu = timed(run, expected, f"{prog.name} on {who}")
+            walls[who].append(wall)
+            cpus[who].append(cpu)
+    return ({who: statistics.median(xs) for who, xs in walls.items()},
+            {who: statistics.median(xs) for who, xs in cpus.items()})
 
 
 def print_results(results: dict[str, dict[str, float]], columns: list[str],
@@ -151,19 +164,23 @@ def main(argv: list[str] | None = None) -> int:
     if not guile:
         print("guile is not installed: answers are checked against the catalog, "
               "and there is no Guile column", file=sys.stderr)
-    results: dict[str, dict[str, float]] = {}
+    walls: dict[str, dict[str, float]] = {}
+    cpus: dict[str, dict[str, float]] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="r7rs-bench-") as tmp:
             for prog in programs:
-                results[prog.name] = bench_program(prog, impls, modes, args.repeat,
-                                                   Path(tmp), guile)
+                walls[prog.name], cpus[prog.name] = bench_program(
+                    prog, impls, modes, args.repeat, Path(tmp), guile)
     except suite.WrongAnswer as e:
         print(f"wrong answer: {e}", file=sys.stderr)
         return 1
     columns = ([GUILE] if guile else []) + [f"{i} {m}" for i in impls for m in modes]
     print(f"r7rs-benchmarks ports, medians of {args.repeat} rounds; "
-          f"{common.machine_info()['cpu_count']} cpus")
-    print_results(results, columns, guile)
+          f"{common.machine_info()['cpu_count']} cpus, load average {os.getloadavg()[0]:.2f}")
+    print("\nwall seconds")
+    print_results(walls, columns, guile)
+    print("\nCPU seconds (the process and its children; steadier than wall time under load)")
+    print_results(cpus, columns, guile)
     return 0
 
 

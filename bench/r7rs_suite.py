@@ -16,10 +16,12 @@ writes the last value, which is what `court eval` prints for Lispex.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,12 +91,23 @@ class WrongAnswer(Exception):
 
 def run_process(cmd: list[str], timeout: float = 600) -> str:
     """The one line the process prints, or WrongAnswer with what it printed instead."""
+    return run_measured(cmd, timeout)[0]
+
+
+def run_measured(cmd: list[str], timeout: float = 600) -> tuple[str, float, float]:
+    """What the process prints, its wall seconds, and the CPU seconds (user + system) of it and
+    every descendant it waited for: on a loaded machine the CPU time is the steadier figure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
                           env=subprocess_env())
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise WrongAnswer(f"{' '.join(cmd)} exited {proc.returncode}: "
                           f"{proc.stderr.strip()[-400:]}")
-    return proc.stdout.strip()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return proc.stdout.strip(), wall, cpu
 
 
 def guile_answer(prog: SuiteProgram, input_text: str) -> str:
