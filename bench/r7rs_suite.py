@@ -1,16 +1,15 @@
 """The programs ported from the public r7rs-benchmarks suite, and how each runner runs one.
 
 The suite is ecraven's r7rs-benchmarks (https://github.com/ecraven/r7rs-benchmarks), itself
-drawn from the Gabriel benchmarks and Larceny's; `programs/r7rs/` holds the ports that Lispex
-expresses (no file I/O, no clock, no mutation of pairs or strings), each reading its size from
-the `input` global: `(count arg ...)`, where the benchmark runs `count` times. The catalog
+drawn from the Gabriel benchmarks and Larceny's; `programs/r7rs/` holds ports of its programs
+that need none of what Lispex lacks (file I/O, a clock, mutation of pairs or strings), each
+reading its size from the `input` global: `(count arg ...)`, where the benchmark runs `count` times. The catalog
 (`programs/r7rs/catalog.toml`) gives each program its bench size, a small size for the tests,
 and Guile 3.0's answer at both.
 
 Guile runs the same file: a shim binds `input` and `inexact` (Guile 3.0 names it
 `exact->inexact` outside `(scheme base)`), reads the program's forms, evaluates them in order
-with the interpreter (`guile --no-auto-compile`, as the suite's own Guile row does not) and
-writes the last value, which is what `court eval` prints for Lispex.
+with Guile's interpreter (`guile --no-auto-compile`) and writes the last value, which is what `court eval` prints for Lispex.
 """
 
 from __future__ import annotations
