@@ -7,9 +7,10 @@ reading its size from the `input` global: `(count arg ...)`, where the benchmark
 (`programs/r7rs/catalog.toml`) gives each program its bench size, a small size for the tests,
 and Guile 3.0's answer at both.
 
-Guile runs the same file: a shim binds `input` and `inexact` (Guile 3.0 names it
-`exact->inexact` outside `(scheme base)`), reads the program's forms, evaluates them in order
-with Guile's interpreter (`guile --no-auto-compile`) and writes the last value, which is what `court eval` prints for Lispex.
+Guile runs the same file: a shim binds `input`, `inexact` and `exact` (Guile 3.0 names
+them `exact->inexact` and `inexact->exact` outside `(scheme base)`), reads the program's
+forms, evaluates them in order with Guile's interpreter (`guile --no-auto-compile`) and
+writes the last value, which is what `court eval` prints for Lispex.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ def guile_shim(program: Path, input_text: str) -> str:
     """A Scheme file that runs ``program`` on Guile as `court eval` runs it on Lispex."""
     return (f"(define input '{input_text})\n"
             "(define inexact exact->inexact)\n"
+            "(define exact inexact->exact)\n"
             f"(write (call-with-input-file {_scheme_string(str(program))}\n"
             "  (lambda (port)\n"
             "    (let loop ((last #f))\n"
