@@ -7,8 +7,8 @@ reading its size from the `input` global: `(count arg ...)`, where the benchmark
 (`programs/r7rs/catalog.toml`) gives each program its bench size, a small size for the tests,
 and Guile 3.0's answer at both.
 
-Guile runs the same file: a shim binds `input`, `inexact` and `exact` (Guile 3.0 names
-them `exact->inexact` and `inexact->exact` outside `(scheme base)`), reads the program's
+Guile runs the same file: a shim binds `input` and defines `inexact`, `exact` and
+`square`, which Guile 3.0 has only in `(scheme base)`, reads the program's
 forms, evaluates them in order with Guile's interpreter (`guile --no-auto-compile`) and
 writes the last value, which is what `court eval` prints for Lispex.
 """
@@ -60,6 +60,7 @@ def guile_shim(program: Path, input_text: str) -> str:
     return (f"(define input '{input_text})\n"
             "(define inexact exact->inexact)\n"
             "(define exact inexact->exact)\n"
+            "(define (square x) (* x x))\n"
             f"(write (call-with-input-file {_scheme_string(str(program))}\n"
             "  (lambda (port)\n"
             "    (let loop ((last #f))\n"
