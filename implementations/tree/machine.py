@@ -177,21 +177,20 @@ class Machine(Control):
                                                 if steps > slimit:
                                                     raise self.exhausted()
                                                 na = len(iv) - 1
-                                                if not (na >= fn.min_args
-                                                        and (fn.max_args < 0 or na <= fn.max_args)):
+                                                # Two exact integers to an operator of the fast table first: those
+                                                # primitives take two arguments and no context, so the checks below
+                                                # would pass; skipping them is most of an arithmetic step's dispatch.
+                                                if na == 2 and type(iv[1]) is int and type(iv[2]) is int \
+                                                        and (op := int2(fn)) is not None:
+                                                    v = op(iv[1], iv[2])
+                                                elif not (na >= fn.min_args
+                                                          and (fn.max_args < 0 or na <= fn.max_args)):
                                                     raise prim_arity_error(fn, na)
-                                                if fn.needs_context:
+                                                elif fn.needs_context:
                                                     ctx.site = x.span
                                                     v = fn.fn(ctx, *iv[1:])
                                                 elif na == 2:
-                                                    a = iv[1]
-                                                    b = iv[2]
-                                                    op = int2(fn)
-                                                    if op is not None and type(a) is int \
-                                                            and type(b) is int:
-                                                        v = op(a, b)
-                                                    else:
-                                                        v = fn.fn(a, b)
+                                                    v = fn.fn(iv[1], iv[2])
                                                 elif na == 1:
                                                     v = fn.fn(iv[1])
                                                 else:
@@ -369,21 +368,20 @@ class Machine(Control):
                                             if steps > slimit:
                                                 raise self.exhausted()
                                             na = len(iv) - 1
-                                            if not (na >= fn.min_args
-                                                    and (fn.max_args < 0 or na <= fn.max_args)):
+                                            # Two exact integers to an operator of the fast table first: those
+                                            # primitives take two arguments and no context, so the checks below
+                                            # would pass; skipping them is most of an arithmetic step's dispatch.
+                                            if na == 2 and type(iv[1]) is int and type(iv[2]) is int \
+                                                    and (op := int2(fn)) is not None:
+                                                v = op(iv[1], iv[2])
+                                            elif not (na >= fn.min_args
+                                                      and (fn.max_args < 0 or na <= fn.max_args)):
                                                 raise prim_arity_error(fn, na)
-                                            if fn.needs_context:
+                                            elif fn.needs_context:
                                                 ctx.site = x.span
                                                 v = fn.fn(ctx, *iv[1:])
                                             elif na == 2:
-                                                a = iv[1]
-                                                b = iv[2]
-                                                op = int2(fn)
-                                                if op is not None and type(a) is int \
-                                                        and type(b) is int:
-                                                    v = op(a, b)
-                                                else:
-                                                    v = fn.fn(a, b)
+                                                v = fn.fn(iv[1], iv[2])
                                             elif na == 1:
                                                 v = fn.fn(iv[1])
                                             else:
@@ -425,6 +423,14 @@ class Machine(Control):
                                 return val
                             fr = k.pop()
                             tag = fr[0]
+                            if tag == F_RET:
+                                # a closure's return, nearly always followed by the frame that
+                                # called it: take that one too without another round of dispatch
+                                depth -= 1
+                                if not k:
+                                    return val
+                                fr = k.pop()
+                                tag = fr[0]
                             if tag == F_ARGS:
                                 node, env, vals, i = fr[1], fr[2], fr[3], fr[4]
                                 if type(val) is Values:
@@ -563,6 +569,13 @@ class Machine(Control):
                                 continue
                             if tf is Primitive:
                                 n = len(vals) - 1
+                                # as in the inline path: the fast table's operators pass the
+                                # checks below for two arguments
+                                if n == 2 and type(vals[1]) is int and type(vals[2]) is int \
+                                        and (op := int2(fn)) is not None:
+                                    val = op(vals[1], vals[2])
+                                    mode = RET
+                                    continue
                                 if not (n >= fn.min_args and (fn.max_args < 0 or n <= fn.max_args)):
                                     raise prim_arity_error(fn, n)
                                 if not fn.backend:
@@ -572,13 +585,7 @@ class Machine(Control):
                                     elif n == 1:
                                         val = fn.fn(vals[1])
                                     elif n == 2:
-                                        a = vals[1]
-                                        b = vals[2]
-                                        op = int2(fn)
-                                        if op is not None and type(a) is int and type(b) is int:
-                                            val = op(a, b)
-                                        else:
-                                            val = fn.fn(a, b)
+                                        val = fn.fn(vals[1], vals[2])
                                     else:
                                         val = fn.fn(*vals[1:])
                                     mode = RET
