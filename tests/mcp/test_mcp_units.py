@@ -156,6 +156,9 @@ def test_every_catalog_code_is_explained(tools):
         r = call(tools, "lispex_diagnostic", {"code": code})
         assert r["known"] and (r["phase"], r["exit_status"]) == (e.phase, e.exit_status)
         assert r["raising_condition"]
+    # E100's raising condition in the reference's words: the reader cannot form one datum.
+    e100 = call(tools, "lispex_diagnostic", {"code": "E100"})["raising_condition"]
+    assert e100.startswith("the reader cannot form one admitted datum"), e100
     assert call(tools, "lispex_diagnostic", {"code": "e302"})["code"] == "E302"
     missing = call(tools, "lispex_diagnostic", {"code": "E303x"})
     assert missing["known"] is False and "E303" in missing["suggestions"]
