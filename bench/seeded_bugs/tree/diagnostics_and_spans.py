@@ -79,11 +79,10 @@ def _operand_prim_arity_unchecked() -> None:
     # application path (APPLY) makes anyway, which this path never reaches.
     ind = " " * 40
     edit_function(machine.Machine, "run",
-                  ind + "na = len(iv) - 1\n"
-                  + ind + "if not (na >= fn.min_args\n"
-                  + ind + "        and (fn.max_args < 0 or na <= fn.max_args)):\n"
+                  "\n" + ind + "elif not (na >= fn.min_args\n"
+                  + ind + "          and (fn.max_args < 0 or na <= fn.max_args)):\n"
                   + ind + "    raise prim_arity_error(fn, na)\n",
-                  ind + "na = len(iv) - 1\n")
+                  "\n")
 
 
 @bug("assoc-skips-non-pairs", "tree", "kernel primitives", "diagnostics and spans",
