@@ -40,8 +40,6 @@ class Derived:
     def let_star(self, d: Seq, sc: Scope, tail: bool) -> Any:
         items = d.items
         if len(items) < 3:
-            if len(items) == 2:
-                self.bindings(items[1], d)
             raise _malformed("let* needs bindings and a body", d.span)
         binds = self.bindings(items[1], d)
         if not binds:
@@ -63,8 +61,6 @@ class Derived:
         items = d.items
         name = self.binder(items[1])
         if len(items) < 4:
-            if len(items) == 3:
-                self.bindings(items[2], d)
             raise _malformed("named let needs bindings and a body", d.span)
         binds = self.bindings(items[2], d)
         self.distinct([(n, s) for n, _v, s in binds])

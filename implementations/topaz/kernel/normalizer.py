@@ -310,8 +310,6 @@ class Normalizer(Derived):
         if len(items) >= 2 and symbol_name(items[1]) is not None:
             return self.named_let(d, sc, tail)
         if len(items) < 3:
-            if len(items) == 2:
-                self.bindings(items[1], d)
             raise malformed("let needs bindings and a body", d.span)
         binds = self.bindings(items[1], d)
         self.distinct([(n, s) for n, _v, s in binds])
@@ -322,8 +320,6 @@ class Normalizer(Derived):
     def letrec(self, d: Seq, sc: Scope, tail: bool) -> Any:
         items = d.items
         if len(items) < 3:
-            if len(items) == 2:
-                self.bindings(items[1], d)
             raise malformed("letrec needs bindings and a body", d.span)
         binds = self.bindings(items[1], d)
         self.distinct([(n, s) for n, _v, s in binds])
