@@ -36,7 +36,7 @@ import common
 import r7rs_suite as suite
 
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 ROWS = ("r7rs", "fib28", "fib25", "corpus", "fuzz", "cluster")
 FIB = suite.SUITE_DIR / "fib.lspx"

@@ -37,7 +37,7 @@ import common  # noqa: I001 (puts the repository root on sys.path before the imp
 import r7rs_suite as suite
 
 from implementations import registry
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 GUILE = "guile"
 

@@ -15,7 +15,7 @@ from implementations import registry
 from implementations.lispex.meters import Meter, default_profile
 from implementations.lispex.normalizer import normalize
 from implementations.lispex.reader import read_source
-from implementations.lispex.run import evaluate
+from implementations.kernels import evaluate
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "bench" / "programs"
 LISPEX = sorted(PROGRAMS.glob("*.lspx"))

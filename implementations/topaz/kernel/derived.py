@@ -245,18 +245,17 @@ class Derived:
             raise _malformed("guard needs (variable clause ...) and a body", d.span)
         var = self.binder(spec.items[0])
         clauses = spec.items[1:]
+        inner = sc.push([var])
+        out = []
+        else_body = None
+        # The first fault in the text is the one reported: each clause (its shape, then what it
+        # holds) in turn, then the body, which the clauses precede.
         for i, c in enumerate(clauses):
             ci = _clause_items(c)
             if _is(ci[0], "else") and i != len(clauses) - 1:
                 raise _malformed("else must be the last guard clause", c.span)
             if len(ci) > 1 and _is(ci[1], "=>"):
                 raise _malformed("guard => clauses are not supported in Lispex", c.span)
-        body = self.body(items[2:], sc, False, d.span)
-        inner = sc.push([var])
-        out = []
-        else_body = None
-        for c in clauses:
-            ci = c.items
             if _is(ci[0], "else"):
                 if len(ci) < 2:
                     raise _malformed("else needs at least one expression", c.span)
@@ -265,6 +264,7 @@ class Derived:
             test = self.expr(ci[0], inner, False)
             out.append((test, self.sequence(ci[1:], inner, tail, c.span) if len(ci) > 1
                         else None))
+        body = self.body(items[2:], sc, False, d.span)
         return ir.Guard(body, out, else_body, d.span)
 
     # -- quasiquote ------------------------------------------------------------------------
