@@ -7,14 +7,13 @@ import argparse
 import json
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..report.difference import windows
 from .checks import read_program
 from .usage import UsageError
-
-DEFAULT_IMPLS = "tree,topaz-tree"  # one member of each built-in lineage
 
 # What a node holds besides its children, as its canonical text shows it (a global's slot and a
 # local's name are left out of that text, so they are left out here). The node classes of both
@@ -111,7 +110,7 @@ def first_difference(a: Reading, b: Reading, label: str) -> FirstDifference | No
             cx, cy = children(x), children(y)
             if len(cx) != len(cy):
                 break
-            step = next((j for j, (p, q) in enumerate(zip(cx, cy))
+            step = next((j for j, (p, q) in enumerate(zip(cx, cy, strict=True))
                          if a.node_text(p) != b.node_text(q)), None)
             if step is None:
                 break
@@ -167,7 +166,7 @@ def compare_readings(readings: list[Reading], label: str) -> dict[str, Any]:
     out["agree"] = None not in ids and len(set(ids)) == 1
     if first.program is None:
         return out
-    for r, rid in zip(readings[1:], ids[1:]):
+    for r, rid in zip(readings[1:], ids[1:], strict=True):
         if rid is None or rid == ids[0]:
             continue
         d = first_difference(first, r, label)
