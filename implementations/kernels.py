@@ -63,16 +63,15 @@ def _lispex_core_ir(source: bytes, filename: str) -> tuple[Any, Callable[[Any], 
 
 def _topaz_core_ir(source: bytes, filename: str) -> tuple[Any, Callable[[Any], str]]:
     from .topaz.kernel.core_ir import canonical
-    from .topaz.kernel.errors import Diagnostic, ResourceExhausted, SourceError
+    from .topaz.kernel.errors import ResourceExhausted, SourceError
     from .topaz.kernel.meters import Meter
-    from .topaz.kernel.run import _severity, front_end, resolve_limits
+    from .topaz.kernel.run import front_end, resolve_limits, source_diagnostic
 
     meter = Meter(resolve_limits(None, None)[1])
     try:
         program = front_end(source, filename, meter)
     except SourceError as e:
-        d = Diagnostic(e.code, _severity(e.code), e.phase, e.message, list(e.irritants), e.span)
-        raise FrontEndFailed(d.render(filename)) from None
+        raise FrontEndFailed(source_diagnostic(e).render(filename)) from None
     except ResourceExhausted as e:
         raise FrontEndFailed(f"{e.code} {filename}:0:0 {e.message}") from None
     return program, canonical
