@@ -80,7 +80,7 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         from .terminal import render
 
-        render(result, term, wide=args.wide)
+        render(result, term, wide=args.wide, program=args.program)
         known = result.get("known_difference")
         if known:
             term.line(f"known difference {known['id']} of {known['member']}: {known['title']} "

@@ -23,7 +23,7 @@ from rich.text import Text
 from ..report.markdown import failing
 from ..verdict import evidence_lines
 from .checks import DEFAULT_TIMEOUT
-from .terminal import Term, divergence_lines, elide, fit_text, marked_values
+from .terminal import Term, core_ir_argv, divergence_lines, elide, fit_text, marked_values
 
 DEFAULT_PROFILE = "lispex-product-native/v1"
 DEFAULT_MEMORY_MIB = 2048
@@ -177,6 +177,12 @@ def print_failures(report: dict[str, Any], term: Term) -> None:
         if c.get("reproduce"):
             term.line("reproduce:", style="bold")
             for line in shell_lines(c["reproduce"], term.width):
+                term.command(line)
+        argv = core_ir_argv(c.get("divergence"), str(Path(c["program"]).resolve())) \
+            if c.get("program") else None
+        if argv:
+            term.line("first differing node:", style="bold")
+            for line in shell_lines(argv, term.width):
                 term.command(line)
     counts: dict[str, int] = {}
     for c in bad:

@@ -59,6 +59,20 @@ exit codes:
   1  the program has a source error
   2  usage error (bad flag, missing file, an implementation without bytecode)""",
     ),
+    "core-ir": (
+        "show each kernel's Core IR id of a program and where two differ",
+        "Normalize a program with each named implementation's own kernel, print each one's "
+        "Core IR\nid and, where two ids differ, the first node at which the trees part: its "
+        "form and\nchild indices, its source position, and both nodes' canonical text.",
+        """examples:
+  court core-ir prog.lspx                          tree and topaz-tree
+  court core-ir prog.lspx --impl tree,topaz-vm --json
+
+exit codes:
+  0  the ids agree
+  1  the ids differ, or a kernel reads no Core IR (its diagnostic is printed)
+  2  usage error (bad flag, unreadable file, unknown implementation)""",
+    ),
     "compare": (
         "run one program on every member of a court and compare",
         "Run one program on every member of a court (or an ad-hoc panel) under the same "

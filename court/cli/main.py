@@ -92,6 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("program", help="the program file (.lspx)")
     d.add_argument("--impl", default="vm", help="a compiling implementation (default: vm)")
 
+    ci = command(sub, "core-ir")
+    ci.add_argument("program", help="the program file (.lspx)")
+    ci.add_argument("--impl", default="tree,topaz-tree",
+                    help="comma-separated implementation ids, each read by its own kernel "
+                         "(default: tree,topaz-tree, one of each built-in lineage)")
+    ci.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
     c = command(sub, "compare")
     add_compare(c)
 
@@ -181,6 +188,10 @@ def _main(argv: Sequence[str] | None, restore: list[Callable[[], None]]) -> int:
             from .eval import run_disasm
 
             return run_disasm(args)
+        if args.command == "core-ir":
+            from .core_ir import run_core_ir
+
+            return run_core_ir(args)
         if args.command == "compare":
             # First of all: the worker template boots while the rest of the command loads.
             _prestart_template(args.court, args.impl)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import shlex
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -268,7 +269,23 @@ def divergence_lines(div: dict[str, Any], width: int, indent: str = "  ",
     return out
 
 
-def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
+def core_ir_argv(div: dict[str, Any] | None, program: str) -> list[str] | None:
+    """`court core-ir` of two members that read the program into different Core IR, one from
+    each of the first two groups, when both are built-in implementations (the command reads
+    with their kernels in process); None for any other divergence."""
+    if not div or div.get("axis") != "core_ir":
+        return None
+    from implementations.registry import ids
+
+    builtin = set(ids())
+    picks = [next((m for m in g if m in builtin), None) for g in (div.get("groups") or [])[:2]]
+    if len(picks) < 2 or None in picks:
+        return None
+    return ["court", "core-ir", program, "--impl", ",".join(picks)]  # type: ignore[arg-type]
+
+
+def render(result: dict[str, Any], term: Term, wide: bool = False,
+           program: str | None = None) -> None:
     if result["status"] == "unavailable":
         term.line(f"court {result['court']} is unavailable", style="bold magenta")
         term.line(f"missing: {', '.join(result['missing_prerequisites'])}")
@@ -303,6 +320,9 @@ def render(result: dict[str, Any], term: Term, wide: bool = False) -> None:
     if div and verdict == "disagree":
         for t in divergence_lines(div, term.width, plain=term.plain):
             term.line(t)
+        argv = core_ir_argv(div, program) if program else None
+        if argv:
+            term.line("first differing node: " + shlex.join(argv))
 
 
 def render_plain(result: dict[str, Any], term: Term, wide: bool = False) -> None:

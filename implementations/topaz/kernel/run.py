@@ -53,6 +53,11 @@ def _severity(code: str) -> str:
     return "error"
 
 
+def source_diagnostic(e: SourceError) -> Diagnostic:
+    """The diagnostic of a reader or normalizer fault."""
+    return Diagnostic(e.code, _severity(e.code), e.phase, e.message, list(e.irritants), e.span)
+
+
 def resolve_limits(profile_id: str | None, limits: dict | None) -> tuple[str, dict[str, int]]:
     pid = profile_id or default_profile()
     known = profiles()
@@ -201,8 +206,7 @@ def evaluate(source: bytes, backend: Any, filename: str = "program.lspx",
         obs.faults = [{"kind": "build", "message": str(e)}]
     except SourceError as e:
         obs.status = "source-error"
-        obs.diagnostics = [Diagnostic(e.code, _severity(e.code), e.phase, e.message,
-                                      list(e.irritants), e.span)]
+        obs.diagnostics = [source_diagnostic(e)]
     except ResourceExhausted as e:
         _resource(obs, e)
     except (Raised, LispexError) as e:
