@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.seeded_bugs.registry import BACKENDS, BUGS, FAMILIES
+from bench.seeded_bugs.registry import BACKENDS, BUGS, FAMILIES, KERNELS
 from court.verdict import project
 from implementations import registry
 from implementations.kernels import evaluate
@@ -22,7 +22,7 @@ WORKER = ROOT / "bench" / "seeded_bugs" / "worker.py"
 
 def test_the_set_is_large_and_spread_out():
     assert len(BUGS) >= 30
-    assert {b.impl for b in BUGS.values()} == set(BACKENDS)
+    assert {b.impl for b in BUGS.values()} == set(BACKENDS) | set(KERNELS)
     assert {b.family for b in BUGS.values()} == set(FAMILIES)
     kernel = {b.where.split()[1] for b in BUGS.values() if b.where.startswith("kernel")}
     assert {"reader", "normalizer", "printer", "numbers", "primitives"} <= kernel
@@ -53,14 +53,23 @@ def test_bug_modules_import_only_the_seeding_module():
     assert not wrong
 
 
-@pytest.mark.parametrize("name", sorted(BUGS))
-def test_seeded_bug_changes_its_witness(name, tmp_path):
+def test_a_kernel_bug_is_carried_by_every_member_of_its_lineage():
+    kernel_bugs = [b for b in BUGS.values() if b.is_kernel]
+    assert {b.impl for b in kernel_bugs} == set(KERNELS)
+    for b in kernel_bugs:
+        assert b.members == KERNELS[b.impl]
+
+
+# A kernel bug is checked on each member of its lineage: each carries it.
+@pytest.mark.parametrize(("name", "impl"),
+                         [(n, m) for n in sorted(BUGS) for m in BUGS[n].members])
+def test_seeded_bug_changes_its_witness(name, impl, tmp_path):
     bug = BUGS[name]
     witness = tmp_path / "witness.lspx"
     witness.write_text(bug.witness + "\n")
-    healthy = evaluate(witness.read_bytes(), registry.load(bug.impl),
+    healthy = evaluate(witness.read_bytes(), registry.load(impl),
                        filename="witness.lspx").to_json()
-    run = subprocess.run([sys.executable, str(WORKER), "--bug", name, "--impl", bug.impl,
+    run = subprocess.run([sys.executable, str(WORKER), "--bug", name, "--impl", impl,
                           "--check", str(witness)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     buggy = json.loads(run.stdout)
@@ -71,8 +80,8 @@ def test_seeded_bug_changes_its_witness(name, tmp_path):
 
 
 def test_the_launcher_refuses_a_bug_on_the_wrong_implementation():
-    name = next(iter(BUGS))
-    other = next(i for i in BACKENDS if i != BUGS[name].impl)
-    run = subprocess.run([sys.executable, str(WORKER), "--bug", name, "--impl", other],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2 and "is seeded into" in run.stderr
+    for name in (next(iter(BUGS)), next(n for n, b in BUGS.items() if b.is_kernel)):
+        other = next(i for i in BACKENDS if i not in BUGS[name].members)
+        run = subprocess.run([sys.executable, str(WORKER), "--bug", name, "--impl", other],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and "is seeded into" in run.stderr

@@ -9,9 +9,16 @@ which it changes the result, and the patch function. tests/test_seeded_bugs.py c
 witness shows its bug, so the benchmark cannot pass vacuously. worker.py applies one bug and then
 serves the ordinary worker protocol.
 
-Layout: one package per implementation, one module per family,
+A bug can instead be seeded into a kernel, `lispex-kernel` (tree and vm) or `topaz-kernel`
+(topaz-tree and topaz-vm), as `seeding.KERNELS` lists: worker.py then applies it in any member of
+that lineage, and fuzz_power.py replaces both members. Patch it where the members share the
+kernel (a table or function of implementations/lispex/ or implementations/topaz/kernel/; for a
+primitive, `patch_kernel_primitive`, which patches each member's own table).
+
+Layout: one package per implementation or kernel, one module per family,
 
     bench/seeded_bugs/<implementation>/<family>.py      e.g. vm/meters_limits.py
+    bench/seeded_bugs/<kernel>/<family>.py              e.g. topaz_kernel/printing.py
 
 the names being `seeding.slug` of the implementation and the family (`topaz-tree` ->
 `topaz_tree`, `scoping/set!` -> `scoping_set`). registry.py discovers the modules; nothing lists

@@ -6,16 +6,16 @@ from __future__ import annotations
 import pkgutil
 from importlib import import_module
 
-from bench.seeded_bugs.seeding import BACKENDS, FAMILIES, Bug, slug
+from bench.seeded_bugs.seeding import BACKENDS, FAMILIES, KERNELS, Bug, slug
 
-__all__ = ["BACKENDS", "BUGS", "FAMILIES", "Bug", "discover"]
+__all__ = ["BACKENDS", "BUGS", "FAMILIES", "KERNELS", "Bug", "discover"]
 
 
 def discover() -> dict[str, Bug]:
-    """The bugs by name, implementation by implementation (in BACKENDS order), then module by
-    module, in the order each module defines them."""
+    """The bugs by name, implementation by implementation (in BACKENDS order, then the kernels
+    in KERNELS order), then module by module, in the order each module defines them."""
     found: dict[str, Bug] = {}
-    for impl in BACKENDS:
+    for impl in (*BACKENDS, *KERNELS):
         package = import_module(f"bench.seeded_bugs.{slug(impl)}")
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
             module = import_module(f"{package.__name__}.{info.name}")

@@ -15,6 +15,8 @@ from typing import Any
 
 BACKENDS = {"tree": "implementations.tree", "vm": "implementations.vm",
             "topaz-tree": "implementations.topaz.tree", "topaz-vm": "implementations.topaz.vm"}
+# A kernel bug is seeded into the kernel a lineage shares: every member of it carries the bug.
+KERNELS = {"lispex-kernel": ("tree", "vm"), "topaz-kernel": ("topaz-tree", "topaz-vm")}
 FAMILIES = ("control flow", "scoping/set!", "closures", "tail calls", "numerics", "printing",
             "strings/chars", "vectors", "diagnostics and spans", "meters/limits", "call/cc",
             "dynamic-wind", "handlers", "multiple values", "apply/rest args", "reader and layout")
@@ -41,13 +43,23 @@ class Bug:
         """The module this bug belongs in: bench.seeded_bugs.<impl>.<family>."""
         return f"bench.seeded_bugs.{slug(self.impl)}.{slug(self.family)}"
 
+    @property
+    def members(self) -> tuple[str, ...]:
+        """The implementations that carry the bug: its own, or every member of its kernel's
+        lineage."""
+        return KERNELS.get(self.impl, (self.impl,))
+
+    @property
+    def is_kernel(self) -> bool:
+        return self.impl in KERNELS
+
 
 def bug(name: str, impl: str, where: str, family: str, what: str,
         witness: str) -> Callable[[Callable[[], None]], Bug]:
     """Declare the decorated patch function as a seeded bug; the module-level name then holds
     the `Bug`, which is how the registry finds it."""
-    if impl not in BACKENDS:
-        raise ValueError(f"bug {name}: unknown implementation {impl!r}")
+    if impl not in BACKENDS and impl not in KERNELS:
+        raise ValueError(f"bug {name}: unknown implementation or kernel {impl!r}")
     if family not in FAMILIES:
         raise ValueError(f"bug {name}: unknown family {family!r}")
 
@@ -97,6 +109,35 @@ def edit_function(owner: Any, name: str, old: str, new: str) -> None:
     ns: dict[str, Any] = {}
     exec(code, fn.__globals__, ns)  # noqa: S102 - the implementation's own source, edited
     setattr(owner, name, ns[name])
+
+
+def patch_kernel_primitive(kernel: str, name: str, make: Callable[[Callable], Callable]) -> None:
+    """``patch_primitive`` in the table of every member of ``kernel``'s lineage: each member
+    builds its own table from the kernel's primitives, and a kernel bug is in all of them."""
+    for impl in KERNELS[kernel]:
+        patch_primitive(impl, name, make)
+
+
+def rebind_kernel(kernel: str, old: Callable, new: Callable) -> None:
+    """Put ``new`` wherever the kernel (and its members) hold function ``old``: the globals of
+    their modules (a ``from .x import f`` copies the name), and the members' primitive tables
+    with the closures their primitives were made from."""
+    import sys
+
+    prefix = "implementations.topaz." if kernel == "topaz-kernel" else "implementations."
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith(prefix) and mod is not None:
+            for k, v in list(vars(mod).items()):
+                if v is old:
+                    setattr(mod, k, new)
+    for impl in KERNELS[kernel]:
+        prims = primitives(impl)
+        for k, p in list(prims.items()):
+            if p.fn is old:
+                patch_primitive(impl, k, lambda real: new)
+            for cell in getattr(prims[k].fn, "__closure__", None) or ():
+                if cell.cell_contents is old:
+                    cell.cell_contents = new
 
 
 def lispex_error(code: str, message: str, *irritants: Any) -> Exception:

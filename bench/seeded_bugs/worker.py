@@ -1,4 +1,5 @@
-"""A seeded-bug product: one implementation with one seeded bug, as a court worker.
+"""A seeded-bug product: one implementation with one seeded bug, as a court worker (a bug of a
+kernel, e.g. `lispex-kernel`, is applied in any member of that kernel's lineage).
 
     python bench/seeded_bugs/worker.py --bug NAME --impl IMPL           # serve the protocol
     python bench/seeded_bugs/worker.py --bug NAME --impl IMPL --check FILE
@@ -26,7 +27,7 @@ def main() -> int:
     p.add_argument("--check", metavar="FILE")
     args = p.parse_args()
     if args.bug != "none":
-        if BUGS[args.bug].impl != args.impl:
+        if args.impl not in BUGS[args.bug].members:
             p.error(f"bug {args.bug} is seeded into {BUGS[args.bug].impl}, not {args.impl}")
         BUGS[args.bug].apply()
     if args.check:

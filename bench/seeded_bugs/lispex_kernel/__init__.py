@@ -1,0 +1,1 @@
+"""Seeded bugs in the lispex kernel, carried by every member of its lineage (tree, vm)."""
