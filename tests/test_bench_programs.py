@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from implementations import registry
+from implementations.kernels import evaluate
 from implementations.lispex.meters import Meter, default_profile
 from implementations.lispex.normalizer import normalize
 from implementations.lispex.reader import read_source
-from implementations.kernels import evaluate
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "bench" / "programs"
 LISPEX = sorted(PROGRAMS.glob("*.lspx"))
