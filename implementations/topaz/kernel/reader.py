@@ -426,6 +426,11 @@ class Assembler:
                     d = Bytes(bytes(x.value for x in frame[2]), span)
                 deliver(d)
         if stack:
+            if stack[-1][5]:
+                # A quote mark inside the innermost open list is the innermost thing left
+                # unfinished when the text ends: it is reported, not the list around it.
+                raise SourceError("E100", "a quote mark must be followed by a datum",
+                                  stack[-1][5][-1].span, "reader")
             opener = stack[-1][1]  # the list still open when the text ends
             raise SourceError("E100", "unterminated list; a ( is never closed", opener.span,
                               "reader")
