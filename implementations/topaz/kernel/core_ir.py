@@ -209,3 +209,33 @@ def _spaced(items: list) -> list:
         out.append(" ")
         out.append(x)
     return out
+
+
+def children(n: Any) -> list:
+    """The nodes directly under ``n``, in evaluation order (the walks of the kernel and the
+    back ends share it)."""
+    t = type(n)
+    if t is App:
+        return n.parts
+    if t is If:
+        return [n.test, n.then, n.else_]
+    if t is Lambda:
+        return [n.body]
+    if t is Seq:
+        return n.exprs
+    if t is Let or t is Letrec:
+        return [*n.inits, n.body]
+    if t is ValuesNode:
+        return n.args
+    if t is SetLocal or t is SetGlobal or t is DefineGlobal:
+        return [n.value]
+    if t is Guard:
+        out = [n.body]
+        for test, body in n.clauses:
+            out.append(test)
+            if body is not None:
+                out.append(body)
+        if n.else_body is not None:
+            out.append(n.else_body)
+        return out
+    return []

@@ -87,34 +87,6 @@ def read_input(text: str) -> Any:
     return to_value(read.datums[0])
 
 
-def _children(n: Any) -> list:
-    t = type(n)
-    if t is ir.App:
-        return n.parts
-    if t is ir.If:
-        return [n.test, n.then, n.else_]
-    if t is ir.Lambda:
-        return [n.body]
-    if t is ir.Seq:
-        return n.exprs
-    if t is ir.Let or t is ir.Letrec:
-        return [*n.inits, n.body]
-    if t is ir.ValuesNode:
-        return n.args
-    if t is ir.SetLocal or t is ir.SetGlobal or t is ir.DefineGlobal:
-        return [n.value]
-    if t is ir.Guard:
-        out = [n.body]
-        for test, body in n.clauses:
-            out.append(test)
-            if body is not None:
-                out.append(body)
-        if n.else_body is not None:
-            out.append(n.else_body)
-        return out
-    return []
-
-
 def _depth(program: Program) -> int:
     """How deep the Core IR nests (each node one level)."""
     deepest = 0
@@ -123,7 +95,7 @@ def _depth(program: Program) -> int:
         n, d = work.pop()
         if d > deepest:
             deepest = d
-        for c in _children(n):
+        for c in ir.children(n):
             work.append((c, d + 1))
     return deepest
 

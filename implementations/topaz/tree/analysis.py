@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from implementations.topaz.kernel import core_ir as ir
+from implementations.topaz.kernel.core_ir import children
 
 # Kernel primitives that always return exactly one value (a call with the wrong argument count
 # fails before returning anything). Not exhaustive on purpose: an absent name only costs a check.
@@ -28,34 +29,6 @@ SINGLE_VALUED = frozenset("""
     vector make-vector vector-ref vector-length make-list make-string error-object-message
     error-object-irritants
 """.split())
-
-
-def children(n: Any) -> list:
-    t = type(n)
-    if t is ir.App:
-        return n.parts
-    if t is ir.If:
-        return [n.test, n.then, n.else_]
-    if t is ir.Lambda:
-        return [n.body]
-    if t is ir.Seq:
-        return n.exprs
-    if t is ir.Let or t is ir.Letrec:
-        return [*n.inits, n.body]
-    if t is ir.ValuesNode:
-        return n.args
-    if t is ir.SetLocal or t is ir.SetGlobal or t is ir.DefineGlobal:
-        return [n.value]
-    if t is ir.Guard:
-        out = [n.body]
-        for test, body in n.clauses:
-            out.append(test)
-            if body is not None:
-                out.append(body)
-        if n.else_body is not None:
-            out.append(n.else_body)
-        return out
-    return []
 
 
 def assigned_slots(program: ir.Program) -> set[int]:
